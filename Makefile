@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Thin wrapper over meson, in the style of DPDK-world projects:
+#   make demo   install what is missing, build, run the main demo
+#   make test   install what is missing, build, run the whole test suite
+# SANITIZE=address,undefined builds into build-asan and runs the suite there.
+
+BUILD ?= build
+SANITIZE ?=
+MESON_OPTS ?=
+TEST_OPTS ?=
+
+ifneq ($(SANITIZE),)
+BUILD := build-asan
+MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false
+endif
+
+.PHONY: all deps build test demo bench fuzz clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) -Dwerror=true $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+test: build
+	./scripts/run-tests.sh $(BUILD) $(TEST_OPTS)
+
+demo: build
+	./apps/demo/run-demo.sh $(BUILD)
+
+fuzz: deps
+	./tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Frame builder: the inverse of the parser.  Writes Ethernet, VLAN tags,
+ * IPv4 or IPv6, UDP, BTH and the opcode's extension headers, then payload,
+ * zero pad, the IPv4 checksum, the ICRC and (if asked) the UDP checksum.
+ */
+#include "rxd_bytes.h"
+#include "rxd_exthdr.h"
+#include "rxd_icrc.h"
+#include "rxd_wire.h"
+
+static uint32_t
+l2_len(const struct rxd_pkt *pkt)
+{
+	return RXD_ETH_HLEN + RXD_VLAN_HLEN * pkt->vlan_count;
+}
+
+uint32_t
+rxd_wire_hdr_len(const struct rxd_pkt *pkt)
+{
+	return l2_len(pkt) +
+		(pkt->ip_ver == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN) +
+		RXD_UDP_HLEN + RXD_BTH_LEN + pkt->op->hdr_len;
+}
+
+static uint8_t *
+put_l2(const struct rxd_pkt *pkt, uint8_t *p)
+{
+	unsigned int i;
+
+	memcpy(p, pkt->dmac, RXD_ETH_ALEN);
+	memcpy(p + RXD_ETH_ALEN, pkt->smac, RXD_ETH_ALEN);
+	p += 2 * RXD_ETH_ALEN;
+	for (i = 0; i < pkt->vlan_count; i++) {
+		rxd_put16(p, pkt->vlan_tpid[i] ? pkt->vlan_tpid[i] :
+			  RXD_ETHER_VLAN);
+		rxd_put16(p + 2, pkt->vlan_tci[i]);
+		p += RXD_VLAN_HLEN;
+	}
+	rxd_put16(p, pkt->ip_ver == 4 ? RXD_ETHER_IPV4 : RXD_ETHER_IPV6);
+	return p + 2;
+}
+
+static uint8_t *
+put_ipv4(const struct rxd_pkt *pkt, uint8_t *ip, uint32_t udp_len)
+{
+	ip[0] = 0x45;
+	ip[1] = pkt->tos;
+	rxd_put16(ip + 2, (uint16_t)(RXD_IPV4_HLEN + udp_len));
+	rxd_put16(ip + 4, pkt->ip_id);
+	rxd_put16(ip + 6, pkt->ip_df ? 0x4000 : 0);
+	ip[8] = pkt->ttl;
+	ip[9] = 17;
+	memcpy(ip + 12, pkt->sgid + 12, 4);
+	memcpy(ip + 16, pkt->dgid + 12, 4);
+	rxd_put16(ip + 10, rxd_ipv4_csum(ip));
+	return ip + RXD_IPV4_HLEN;
+}
+
+static uint8_t *
+put_ipv6(const struct rxd_pkt *pkt, uint8_t *ip, uint32_t udp_len)
+{
+	rxd_put32(ip, 6u << 28 | (uint32_t)pkt->tos << 20 |
+		  (pkt->flow_label & 0xfffff));
+	rxd_put16(ip + 4, (uint16_t)udp_len);
+	ip[6] = 17;
+	ip[7] = pkt->ttl;
+	memcpy(ip + 8, pkt->sgid, RXD_GID_LEN);
+	memcpy(ip + 24, pkt->dgid, RXD_GID_LEN);
+	return ip + RXD_IPV6_HLEN;
+}
+
+static void
+put_bth(const struct rxd_pkt *pkt, uint8_t *bth)
+{
+	bth[0] = pkt->opcode;
+	bth[1] = (uint8_t)((pkt->se ? 0x80 : 0) | (pkt->mig ? 0x40 : 0) |
+			   pkt->padcnt << 4 | (pkt->tver & 0xf));
+	rxd_put16(bth + 2, pkt->pkey);
+	bth[4] = (uint8_t)((pkt->fecn ? 0x80 : 0) | (pkt->becn ? 0x40 : 0));
+	rxd_put24(bth + 5, pkt->dqpn & RXD_QPN_MASK);
+	bth[8] = pkt->ackreq ? 0x80 : 0;
+	rxd_put24(bth + 9, pkt->psn & RXD_PSN_MASK);
+}
+
+uint32_t
+rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
+	       uint32_t cap)
+{
+	const struct rxd_opcode_info *op = &rxd_opcode_table[pkt->opcode];
+	uint32_t hdr_len, pad, udp_len, frame_len;
+	uint8_t *ip, *udp, *p;
+
+	if (op->name == NULL)
+		return 0;
+	pkt->op = op;
+	pad = (op->flags & RXD_OPF_LAST) ? (-pkt->payload_len) & 3 : 0;
+	pkt->padcnt = (uint8_t)pad;
+	hdr_len = rxd_wire_hdr_len(pkt);
+	frame_len = hdr_len + pkt->payload_len + pad + RXD_ICRC_LEN;
+	if (frame_len > cap)
+		return 0;
+	ip = put_l2(pkt, buf);
+	udp_len = frame_len - (uint32_t)(ip - buf) -
+		(pkt->ip_ver == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN);
+	udp = pkt->ip_ver == 4 ? put_ipv4(pkt, ip, udp_len) :
+		put_ipv6(pkt, ip, udp_len);
+	rxd_put16(udp, pkt->udp_sport);
+	rxd_put16(udp + 2, RXD_ROCE_UDP_PORT);
+	rxd_put16(udp + 4, (uint16_t)udp_len);
+	rxd_put16(udp + 6, 0);
+	put_bth(pkt, udp + RXD_UDP_HLEN);
+	rxd_exthdr_put(pkt, udp + RXD_UDP_HLEN + RXD_BTH_LEN);
+	p = buf + hdr_len;
+	if (payload != NULL)
+		memcpy(p, payload, pkt->payload_len);
+	memset(p + pkt->payload_len, 0, pad);
+	p += pkt->payload_len + pad;
+	pkt->icrc = rxd_icrc_compute(ip, (uint32_t)(p - ip));
+	p[0] = (uint8_t)pkt->icrc;
+	p[1] = (uint8_t)(pkt->icrc >> 8);
+	p[2] = (uint8_t)(pkt->icrc >> 16);
+	p[3] = (uint8_t)(pkt->icrc >> 24);
+	if (pkt->udp_csum)
+		pkt->udp_csum = rxd_udp_csum(ip, udp, udp_len);
+	rxd_put16(udp + 6, pkt->udp_csum);
+	pkt->l3_off = (uint16_t)(ip - buf);
+	pkt->l4_off = (uint16_t)(udp - buf);
+	pkt->bth_off = (uint16_t)(pkt->l4_off + RXD_UDP_HLEN);
+	pkt->payload_off = (uint16_t)hdr_len;
+	pkt->frame_len = frame_len;
+	return frame_len;
+}

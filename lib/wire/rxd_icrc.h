@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RoCEv2 invariant CRC (ICRC).
+ *
+ * CRC-32 with the Ethernet polynomial (reflected 0xEDB88320) over 8 bytes of
+ * 0xFF, the IP header, the UDP header and the BTH with their variant fields
+ * replaced by ones, then the rest of the packet up to the ICRC.  The CRC is
+ * incremental so that a frame gathered from several buffers (headers in one
+ * mbuf, payload in registered memory) is summed without copying.
+ */
+#ifndef RXD_ICRC_H
+#define RXD_ICRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Continue a raw (non-inverted) CRC-32 state over len bytes. */
+uint32_t rxd_crc32_update(uint32_t state, const void *buf, size_t len);
+
+/**
+ * Start an ICRC: the state after the 8 0xFF bytes and the masked IP, UDP and
+ * BTH headers.  ip points at the IP header (version 4 with a 20-byte header,
+ * or 6); the UDP header and BTH follow it contiguously.
+ */
+uint32_t rxd_icrc_begin(const uint8_t *ip);
+
+/** Finish an ICRC state into the value stored on the wire (LSB first). */
+static inline uint32_t
+rxd_icrc_end(uint32_t state)
+{
+	return ~state;
+}
+
+/**
+ * ICRC of a contiguous packet: ip points at the IP header, len counts the
+ * bytes from the IP header up to (not including) the ICRC.
+ */
+uint32_t rxd_icrc_compute(const uint8_t *ip, uint32_t len);
+
+#endif /* RXD_ICRC_H */
