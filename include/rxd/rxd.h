@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * rxd's own API: start and stop the stack, inspect ports, GIDs and
+ * neighbours, read counters, inject faults and capture frames.  The RDMA
+ * API itself is the standard verbs API (<infiniband/verbs.h>).
+ *
+ * A DPDK-native program calls rte_eal_init() and then rxd_start(); the
+ * engines run on the EAL worker lcores (or, with none, inside rxd_poll()).
+ */
+#ifndef RXD_H
+#define RXD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rxd_config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Start rxd on every DPDK port with the configuration built from defaults,
+ * the RXD_CONFIG file or --config, RXD_* environment variables and rxd's
+ * options in argv[0..*argc) (the part after EAL's "--"; argv[0] is the
+ * program name), in that order of precedence.  rxd's options are removed:
+ * on return argv holds only the application's own.
+ *
+ * @return 0, or -1 with errno set and the reason in rxd_last_error().
+ */
+int rxd_start(int *argc, char **argv);
+
+/** Start rxd with a complete configuration. Same return as rxd_start(). */
+int rxd_start_conf(const struct rxd_conf *conf);
+
+/** Stop the engines and release every port. */
+void rxd_stop(void);
+
+/** True between a successful rxd_start() and rxd_stop(). */
+bool rxd_running(void);
+
+/** The message of the last failed call of this API (thread-local). */
+const char *rxd_last_error(void);
+
+/**
+ * Progress for programs without engine lcores: run one pass of every
+ * engine that has no lcore of its own.  @return work done (0 = idle).
+ */
+unsigned int rxd_poll(void);
+
+/** Number of rxd ports (rxd0, rxd1, ...). */
+unsigned int rxd_port_count(void);
+
+/** What rxd_port_info() reports. */
+struct rxd_port_info {
+	char name[64];        /**< DPDK device name */
+	char driver[32];
+	uint16_t dpdk_port;
+	uint8_t mac[6];
+	uint16_t mtu;         /**< Ethernet MTU */
+	uint16_t ib_mtu;      /**< active IB MTU: 256..4096 fitting mtu - 80 */
+	bool link_up;
+	uint32_t link_speed;  /**< Mbit/s */
+	char offloads[128];
+	unsigned int n_gids;
+	unsigned int engine;  /**< engine serving the port */
+};
+
+/** Describe port @p port. @return 0 or -1 (errno ENODEV). */
+int rxd_port_info(unsigned int port, struct rxd_port_info *info);
+
+/**
+ * Read entry @p index of the port's GID table: index 0 is the link-local
+ * fe80:: GID (EUI-64 of the MAC), then one RoCE v2 GID per configured
+ * address (IPv4 as ::ffff:a.b.c.d).
+ *
+ * @return 0, or -1 with errno EINVAL (no such entry) or ENODEV.
+ */
+int rxd_query_gid(unsigned int port, unsigned int index, uint8_t gid[16]);
+
+/**
+ * Resolve the MAC of the next hop to @p gid, waiting up to timeout_ms.
+ * @return 0, or -1 with errno EHOSTUNREACH, ETIMEDOUT or ENODEV.
+ */
+int rxd_resolve(unsigned int port, const uint8_t gid[16], uint8_t mac[6],
+		unsigned int timeout_ms);
+
+/** One neighbour cache entry, as rxd_neigh_list() reports it. */
+struct rxd_neigh_info {
+	uint8_t ip[16];
+	uint8_t mac[6];
+	const char *state;   /**< "incomplete", "reachable", "probe", "failed" */
+	unsigned int held;   /**< frames waiting for this neighbour */
+};
+
+/** Copy up to @p max neighbour entries. @return the count, or -1. */
+int rxd_neigh_list(unsigned int port, struct rxd_neigh_info *out,
+		   unsigned int max);
+
+/**
+ * Send @p count ICMP/ICMPv6 echo requests to @p gid and wait up to
+ * timeout_ms for the replies. @return replies received, or -1.
+ */
+int rxd_ping(unsigned int port, const uint8_t gid[16], unsigned int count,
+	     unsigned int timeout_ms);
+
+/** Counters of one port (DESIGN.md section 8). */
+struct rxd_port_counters {
+	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes, tx_full;
+	uint64_t roce_rx, roce_not_local, roce_unknown_qp, other_dropped;
+	uint64_t wire_err[32];     /**< by enum rxd_wire_err */
+	uint64_t arp_rx, arp_tx, nd_rx, nd_tx;
+	uint64_t echo_answered, echo_replies;
+	uint64_t not_for_us, malformed, resolve_failed, held_dropped, no_route;
+	uint64_t fault_rx_dropped, fault_rx_duplicated, fault_rx_reordered,
+		 fault_rx_corrupted, fault_rx_cut, fault_rx_opcode;
+	uint64_t fault_tx_dropped, fault_tx_duplicated, fault_tx_reordered,
+		 fault_tx_corrupted, fault_tx_cut, fault_tx_opcode;
+	uint64_t capture_written, capture_lost;
+};
+
+/** Read the counters of a port. @return 0 or -1 (errno ENODEV). */
+int rxd_port_counters(unsigned int port, struct rxd_port_counters *c);
+
+/** Name of wire error @p i, for printing rxd_port_counters.wire_err. */
+const char *rxd_wire_err_name(unsigned int i);
+
+/** Direction of a fault injector. */
+enum rxd_dir { RXD_DIR_RX = 0, RXD_DIR_TX = 1 };
+
+/**
+ * Replace the fault injection of one direction of a port at run time.
+ * @return 0 or -1 (errno ENODEV, EINVAL).
+ */
+int rxd_fault_set(unsigned int port, enum rxd_dir dir,
+		  const struct rxd_conf_fault *fault, uint64_t seed);
+
+/** Start writing every frame of the port to a pcapng file. */
+int rxd_capture_start(unsigned int port, const char *path);
+
+/** Stop the port's capture and close the file. */
+int rxd_capture_stop(unsigned int port);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXD_H */

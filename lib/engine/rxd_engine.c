@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engine loop (see rxd_engine.h) and its idle back-off.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_pause.h>
+
+#include "rxd_engine.h"
+
+RTE_LOG_REGISTER(rxd_logtype_engine, rxd.engine, NOTICE);
+
+#define CTRL_RING_SIZE 256
+#define TICK_US 1000
+#define LINK_POLL_TICKS 100
+
+struct engine_cmd {
+	rxd_engine_fn fn;
+	void *arg;
+	int rc;
+	volatile bool done;
+};
+
+int
+rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
+		const struct rxd_conf *conf)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	memset(e, 0, sizeof(*e));
+	e->id = id;
+	e->lcore = lcore;
+	e->idle = conf->idle;
+	e->idle_spins = conf->idle_spins;
+	e->idle_sleep_max_us = conf->idle_sleep_max_us;
+	e->tick_tsc = rte_get_tsc_hz() / 1000000 * TICK_US;
+	snprintf(name, sizeof(name), "rxd_ctrl%u", id);
+	e->ctrl = rte_ring_create(name, CTRL_RING_SIZE,
+				  (int)rte_lcore_to_socket_id(lcore),
+				  RING_F_SC_DEQ);
+	return e->ctrl == NULL ? -rte_errno : 0;
+}
+
+void
+rxd_engine_fini(struct rxd_engine *e)
+{
+	rte_ring_free(e->ctrl);
+	e->ctrl = NULL;
+}
+
+static void
+net_tx(void *ctx, struct rte_mbuf *m)
+{
+	rxd_engine_tx(ctx, m);
+}
+
+int
+rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
+		    struct rxd_net_port *net, uint16_t rxq, uint16_t txq)
+{
+	struct rxd_engine_port *ep;
+
+	if (e->n_ports >= RXD_MAX_PORTS)
+		return -ENOSPC;
+	ep = &e->ports[e->n_ports++];
+	ep->port = port;
+	ep->net = net;
+	ep->rxq = rxq;
+	ep->txq = txq;
+	net->tx = net_tx;
+	net->tx_ctx = ep;
+	return 0;
+}
+
+static void
+tx_flush(struct rxd_engine_port *ep)
+{
+	if (ep->n_tx == 0)
+		return;
+	rxd_port_tx(ep->port, ep->txq, ep->tx, ep->n_tx);
+	ep->n_tx = 0;
+}
+
+void
+rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m)
+{
+	if (ep->n_tx == RXD_TX_BURST)
+		tx_flush(ep);
+	ep->tx[ep->n_tx++] = m;
+}
+
+static void
+roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
+	   const struct rxd_pkt *pkt)
+{
+	ep->roce.rx++;
+	if (!rxd_net_l2_accept(ep->net, pkt) ||
+	    !rxd_net_is_local(ep->net, pkt->dgid)) {
+		ep->roce.not_local++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	/* No transport is attached yet: every QP is unknown. */
+	ep->roce.unknown_qp++;
+	rte_pktmbuf_free(m);
+}
+
+static void
+classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
+{
+	struct rxd_pkt pkt;
+	enum rxd_wire_err err;
+
+	if (rte_pktmbuf_is_contiguous(m) == 0 && rte_pktmbuf_linearize(m)) {
+		ep->roce.wire_err[RXD_WIRE_TRUNCATED]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	err = rxd_wire_parse(rte_pktmbuf_mtod(m, const uint8_t *),
+			     rte_pktmbuf_data_len(m), &pkt, 0);
+	if (err != RXD_WIRE_OK) {
+		ep->roce.wire_err[err]++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	switch (pkt.kind) {
+	case RXD_FRAME_ROCE:
+		roce_input(ep, m, &pkt);
+		break;
+	case RXD_FRAME_ARP:
+	case RXD_FRAME_ICMP4:
+	case RXD_FRAME_ICMP6:
+		rxd_net_input(ep->net, m, &pkt);
+		break;
+	default:
+		ep->roce.other_dropped++;
+		rte_pktmbuf_free(m);
+	}
+}
+
+static unsigned int
+rx_port(struct rxd_engine_port *ep)
+{
+	struct rte_mbuf *pkts[2 * RXD_RX_BURST];
+	uint16_t n, i;
+
+	n = rxd_port_rx(ep->port, ep->rxq, pkts, 2 * RXD_RX_BURST);
+	for (i = 0; i < n; i++) {
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
+		classify(ep, pkts[i]);
+	}
+	return n;
+}
+
+static unsigned int
+run_commands(struct rxd_engine *e)
+{
+	struct engine_cmd *cmd;
+	unsigned int n = 0;
+
+	while (rte_ring_sc_dequeue(e->ctrl, (void **)&cmd) == 0) {
+		cmd->rc = cmd->fn(e, cmd->arg);
+		__atomic_store_n(&cmd->done, true, __ATOMIC_RELEASE);
+		n++;
+	}
+	e->stats.commands += n;
+	return n;
+}
+
+/* Link state is polled every LINK_POLL_TICKS; coming up announces us. */
+static void
+link_poll(struct rxd_engine_port *ep)
+{
+	if (!rxd_port_link_poll(ep->port))
+		return;
+	rte_log(RTE_LOG_NOTICE, rxd_logtype_engine, "rxd: port %u link %s\n",
+		ep->port->index, ep->port->link_up ? "up" : "down");
+	if (ep->port->link_up)
+		rxd_net_announce(ep->net);
+}
+
+static void
+tick(struct rxd_engine *e, uint64_t now)
+{
+	bool poll_link = ++e->ticks % LINK_POLL_TICKS == 0;
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct rxd_engine_port *ep = &e->ports[i];
+
+		rxd_net_timer(ep->net, now);
+		rxd_port_tick(ep->port, ep->txq, now);
+		if (poll_link)
+			link_poll(ep);
+	}
+}
+
+unsigned int
+rxd_engine_poll(struct rxd_engine *e)
+{
+	unsigned int i, work = 0;
+	uint64_t now;
+
+	for (i = 0; i < e->n_ports; i++)
+		work += rx_port(&e->ports[i]);
+	work += run_commands(e);
+	now = rte_rdtsc();
+	if (now >= e->next_tick) {
+		e->next_tick = now + e->tick_tsc;
+		tick(e, now);
+	}
+	for (i = 0; i < e->n_ports; i++)
+		tx_flush(&e->ports[i]);
+	e->stats.loops++;
+	if (work)
+		e->stats.busy_loops++;
+	return work;
+}
+
+/* Back off when idle: spin, pause, or sleep doubling up to the maximum. */
+static void
+idle(struct rxd_engine *e, unsigned int work)
+{
+	if (work) {
+		e->idle_count = 0;
+		e->sleep_us = 0;
+		return;
+	}
+	if (e->idle == RXD_IDLE_SPIN || ++e->idle_count < e->idle_spins)
+		return;
+	if (e->idle == RXD_IDLE_PAUSE) {
+		rte_pause();
+		return;
+	}
+	e->sleep_us = e->sleep_us ? RTE_MIN(e->sleep_us * 2,
+		e->idle_sleep_max_us) : 1;
+	e->stats.sleeps++;
+	usleep(e->sleep_us);
+}
+
+int
+rxd_engine_main(void *arg)
+{
+	struct rxd_engine *e = arg;
+
+	rte_log(RTE_LOG_INFO, rxd_logtype_engine,
+		"rxd: engine %u running on lcore %u with %u port(s)\n",
+		e->id, rte_lcore_id(), e->n_ports);
+	__atomic_store_n(&e->running, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
+		idle(e, rxd_engine_poll(e));
+	run_commands(e);
+	__atomic_store_n(&e->running, false, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+rxd_engine_stop(struct rxd_engine *e)
+{
+	__atomic_store_n(&e->stop, true, __ATOMIC_RELEASE);
+}
+
+int
+rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
+{
+	struct engine_cmd cmd = { .fn = fn, .arg = arg };
+	unsigned int spins = 0;
+
+	if (rte_lcore_id() == e->lcore ||
+	    !__atomic_load_n(&e->running, __ATOMIC_ACQUIRE))
+		return fn(e, arg);
+	while (rte_ring_mp_enqueue(e->ctrl, &cmd) != 0)
+		sched_yield();
+	while (!__atomic_load_n(&cmd.done, __ATOMIC_ACQUIRE)) {
+		if (++spins < 1000)
+			rte_pause();
+		else
+			sched_yield();
+	}
+	return cmd.rc;
+}

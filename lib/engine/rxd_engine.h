@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/engine: one engine is one lcore running rxd's run-to-completion loop
+ * (receive a burst, classify, hand ARP/ND/ICMP to lib/net and RoCE to the
+ * transport, run control commands, fire timers, transmit in bursts, back
+ * off when idle).  An engine owns its ports' queues and everything it
+ * serves outright: other threads reach it only through its control ring.
+ */
+#ifndef RXD_ENGINE_H
+#define RXD_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "rxd_config.h"
+#include "rxd_net.h"
+#include "rxd_port.h"
+#include "rxd_wire.h"
+
+#define RXD_RX_BURST 32
+#define RXD_TX_BURST 64
+#define RXD_MAX_ENGINES RXD_MAX_LCORES
+
+/** RoCE receive counters of one port binding. */
+struct rxd_roce_stats {
+	uint64_t rx;                          /**< RoCEv2 frames received */
+	uint64_t wire_err[RXD_WIRE_ERR_MAX];  /**< dropped, by reason */
+	uint64_t not_local;                   /**< destination IP not ours */
+	uint64_t unknown_qp;                  /**< no such QP */
+	uint64_t other_dropped;               /**< other UDP, unknown L3 */
+};
+
+/** A port queue pair polled by an engine, with its transmit buffer. */
+struct rxd_engine_port {
+	struct rxd_port *port;
+	struct rxd_net_port *net;
+	uint16_t rxq, txq;
+	uint16_t n_tx;
+	struct rte_mbuf *tx[RXD_TX_BURST];
+	struct rxd_roce_stats roce;
+};
+
+/** Loop counters of an engine. */
+struct rxd_engine_stats {
+	uint64_t loops;
+	uint64_t busy_loops;
+	uint64_t sleeps;
+	uint64_t commands;
+};
+
+/** One engine. */
+struct rxd_engine {
+	unsigned int id;
+	unsigned int lcore;
+	struct rxd_engine_port ports[RXD_MAX_PORTS];
+	unsigned int n_ports;
+	struct rte_ring *ctrl;
+	enum rxd_idle_policy idle;
+	uint32_t idle_spins;
+	uint32_t idle_sleep_max_us;
+	uint32_t idle_count;
+	uint32_t sleep_us;
+	uint64_t next_tick;
+	uint64_t ticks;
+	uint64_t tick_tsc;
+	volatile bool stop;
+	volatile bool running;
+	struct rxd_engine_stats stats;
+};
+
+/** A control command: fn runs on the engine's lcore. */
+typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
+
+/** Prepare an engine (ring, idle policy); ports are added after. */
+int rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
+		    const struct rxd_conf *conf);
+
+/** Release an engine's ring; the engine must be stopped. */
+void rxd_engine_fini(struct rxd_engine *e);
+
+/** Serve queue (rxq, txq) of a port with its host state. */
+int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
+			struct rxd_net_port *net, uint16_t rxq, uint16_t txq);
+
+/** One pass of the loop; returns the amount of work done (0 = idle). */
+unsigned int rxd_engine_poll(struct rxd_engine *e);
+
+/** lcore entry point: loop until rxd_engine_stop(). */
+int rxd_engine_main(void *arg);
+
+/** Ask the loop to end (does not wait). */
+void rxd_engine_stop(struct rxd_engine *e);
+
+/**
+ * Run fn(e, arg) on the engine and return its result.  From the engine's
+ * own lcore, or when the engine is not running, fn runs directly; otherwise
+ * the caller waits for the engine to run it.
+ */
+int rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
+
+/** Queue a frame for transmission on a binding (flushed in bursts). */
+void rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m);
+
+#endif /* RXD_ENGINE_H */

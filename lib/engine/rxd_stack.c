@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The running stack: brings up every DPDK port with its host state, places
+ * ports on engines, launches the engines on their lcores, and implements
+ * the control API of include/rxd/rxd.h by running commands on the engine
+ * that owns the port.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+
+#include "rxd_stack.h"
+
+RTE_LOG_REGISTER(rxd_logtype_stack, rxd.stack, NOTICE);
+
+struct rxd_stack rxd_stk;
+
+
+
+static __thread char last_error[512];
+
+int
+rxd_stack_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	rte_log(RTE_LOG_ERR, rxd_logtype_stack, "rxd: %s\n", last_error);
+	errno = err;
+	return -1;
+}
+
+const char *
+rxd_last_error(void)
+{
+	return last_error;
+}
+
+bool
+rxd_running(void)
+{
+	return rxd_stk.running;
+}
+
+unsigned int
+rxd_port_count(void)
+{
+	return rxd_stk.running ? rxd_stk.n_ports : 0;
+}
+
+/* Engine lcores: the configured list, else every worker lcore. */
+static unsigned int
+pick_lcores(const struct rxd_conf *conf, unsigned int *lcores)
+{
+	unsigned int n = 0, i, lc;
+
+	if (conf->n_engine_lcores > 0) {
+		for (i = 0; i < conf->n_engine_lcores; i++)
+			lcores[n++] = conf->engine_lcores[i];
+		return n;
+	}
+	RTE_LCORE_FOREACH_WORKER(lc) {
+		if (n < RXD_MAX_ENGINES)
+			lcores[n++] = lc;
+	}
+	return n;
+}
+
+static int
+check_lcores(const unsigned int *lcores, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!rte_lcore_is_enabled(lcores[i]) ||
+		    lcores[i] == rte_get_main_lcore())
+			return rxd_stack_fail(EINVAL, "engine lcore %u is not an EAL "
+				    "worker lcore (see EAL -l)", lcores[i]);
+		if (rte_eal_get_lcore_state(lcores[i]) != WAIT)
+			return rxd_stack_fail(EBUSY, "engine lcore %u is busy",
+				    lcores[i]);
+	}
+	return 0;
+}
+
+static int
+setup_engines(const struct rxd_conf *conf)
+{
+	unsigned int lcores[RXD_MAX_ENGINES], i, n;
+
+	n = pick_lcores(conf, lcores);
+	if (check_lcores(lcores, n) != 0)
+		return -1;
+	if (n == 0) { /* inline progress: the caller's thread runs it */
+		lcores[0] = rte_lcore_id();
+		n = 1;
+	}
+	for (i = 0; i < n; i++)
+		if (rxd_engine_init(&rxd_stk.engines[i], i, lcores[i], conf) != 0)
+			return rxd_stack_fail(ENOMEM, "cannot create engine %u's ring", i);
+	rxd_stk.n_engines = n;
+	return 0;
+}
+
+static int
+setup_ports(const struct rxd_conf *conf)
+{
+	char err[256];
+	uint16_t pid;
+	unsigned int i = 0;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		struct rxd_port *p = &rxd_stk.ports[i];
+		struct rxd_engine *e = &rxd_stk.engines[i % rxd_stk.n_engines];
+
+		if (i == RXD_MAX_PORTS)
+			break;
+		if (rxd_port_setup(p, pid, (uint16_t)i, &conf->port[i],
+				   conf->mbufs, err, sizeof(err)) != 0)
+			return rxd_stack_fail(EIO, "%s", err);
+		rxd_stk.n_ports = ++i;
+		rxd_net_port_init(&rxd_stk.net[p->index], &conf->port[p->index],
+				  &p->mac, p->pool, NULL, NULL);
+		rxd_engine_add_port(e, p, &rxd_stk.net[p->index], 0, 0);
+		rxd_stk.port_engine[p->index] = e;
+	}
+	if (rxd_stk.n_ports == 0)
+		return rxd_stack_fail(ENODEV, "no DPDK port: give one on the EAL command "
+			    "line (--vdev=net_memif0,... or -a PCI)");
+	return 0;
+}
+
+static int
+open_captures(const struct rxd_conf *conf)
+{
+	unsigned int i;
+
+	for (i = 0; i < rxd_stk.n_ports; i++)
+		if (conf->port[i].capture[0] != '\0' &&
+		    rxd_capture_start(i, conf->port[i].capture) != 0)
+			return -1;
+	return 0;
+}
+
+static int
+announce(struct rxd_engine *e, void *arg)
+{
+	(void)e;
+	rxd_net_announce(arg);
+	return 0;
+}
+
+static void
+launch(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < rxd_stk.n_engines; i++) {
+		struct rxd_engine *e = &rxd_stk.engines[i];
+
+		if (e->lcore == rte_lcore_id())
+			continue;
+		rte_eal_remote_launch(rxd_engine_main, e, e->lcore);
+		rxd_stk.launched[i] = true;
+		while (!__atomic_load_n(&e->running, __ATOMIC_ACQUIRE))
+			rte_pause();
+	}
+	for (i = 0; i < rxd_stk.n_ports; i++)
+		rxd_engine_call(rxd_stk.port_engine[i], announce, &rxd_stk.net[i]);
+}
+
+int
+rxd_start_conf(const struct rxd_conf *conf)
+{
+	char err[256];
+
+	if (rxd_stk.running)
+		return rxd_stack_fail(EALREADY, "rxd is already running");
+	if (rxd_conf_validate(conf, err, sizeof(err)) != 0)
+		return rxd_stack_fail(EINVAL, "%s", err);
+	memset(&rxd_stk, 0, sizeof(rxd_stk));
+	rxd_stk.conf = *conf;
+	if (rte_log_get_global_level() < conf->log_level)
+		rte_log_set_global_level(conf->log_level);
+	rte_log_set_level_pattern("rxd.*", conf->log_level);
+	if (setup_engines(conf) != 0 || setup_ports(conf) != 0 ||
+	    open_captures(conf) != 0) {
+		rxd_stop();
+		return -1;
+	}
+	rxd_stk.running = true;
+	launch();
+	rte_log(RTE_LOG_INFO, rxd_logtype_stack,
+		"rxd: %u port(s), %u engine(s)\n", rxd_stk.n_ports, rxd_stk.n_engines);
+	return 0;
+}
+
+int
+rxd_start(int *argc, char **argv)
+{
+	struct rxd_conf conf;
+	char err[RXD_CONF_ERRLEN];
+
+	if (rxd_conf_load(&conf, argc, argv, err, sizeof(err)) != 0)
+		return rxd_stack_fail(EINVAL, "%s", err);
+	return rxd_start_conf(&conf);
+}
+
+void
+rxd_stop(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < rxd_stk.n_engines; i++) {
+		if (!rxd_stk.launched[i])
+			continue;
+		rxd_engine_stop(&rxd_stk.engines[i]);
+		rte_eal_wait_lcore(rxd_stk.engines[i].lcore);
+	}
+	for (i = 0; i < rxd_stk.n_ports; i++) {
+		rxd_capture_close(rxd_stk.ports[i].capture);
+		rxd_stk.ports[i].capture = NULL;
+		rxd_net_port_fini(&rxd_stk.net[i]);
+		rxd_port_close(&rxd_stk.ports[i]);
+	}
+	for (i = 0; i < rxd_stk.n_engines; i++)
+		rxd_engine_fini(&rxd_stk.engines[i]);
+	memset(&rxd_stk, 0, sizeof(rxd_stk));
+}
+
+unsigned int
+rxd_poll(void)
+{
+	unsigned int i, work = 0;
+
+	for (i = 0; i < rxd_stk.n_engines; i++)
+		if (!rxd_stk.launched[i])
+			work += rxd_engine_poll(&rxd_stk.engines[i]);
+	return work;
+}
+
+struct rxd_engine *
+rxd_stack_engine_of(unsigned int port)
+{
+	if (!rxd_stk.running || port >= rxd_stk.n_ports) {
+		rxd_stack_fail(ENODEV, "no rxd port %u", port);
+		return NULL;
+	}
+	return rxd_stk.port_engine[port];
+}
+
+void
+rxd_stack_wait(void)
+{
+	if (rxd_poll() == 0)
+		usleep(100);
+}
+
+uint64_t
+rxd_stack_deadline(unsigned int ms)
+{
+	return rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+}
+
+static uint16_t
+ib_mtu(uint16_t mtu)
+{
+	uint16_t ib = 4096;
+
+	while (ib > 256 && ib > mtu - 80)
+		ib /= 2;
+	return ib;
+}
+
+int
+rxd_port_info(unsigned int port, struct rxd_port_info *info)
+{
+	const struct rxd_port *p;
+
+	if (rxd_stack_engine_of(port) == NULL)
+		return -1;
+	p = &rxd_stk.ports[port];
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", p->name);
+	snprintf(info->driver, sizeof(info->driver), "%s", p->driver);
+	info->dpdk_port = p->port_id;
+	memcpy(info->mac, p->mac.addr_bytes, 6);
+	info->mtu = p->mtu;
+	info->ib_mtu = ib_mtu(p->mtu);
+	info->link_up = p->link_up;
+	info->link_speed = p->link_speed;
+	rxd_port_offload_str(p->offloads, info->offloads,
+			     sizeof(info->offloads));
+	info->n_gids = rxd_stk.net[port].n_gids;
+	info->engine = rxd_stk.port_engine[port]->id;
+	return 0;
+}
+
+int
+rxd_query_gid(unsigned int port, unsigned int index, uint8_t gid[16])
+{
+	if (rxd_stack_engine_of(port) == NULL)
+		return -1;
+	if (index >= rxd_stk.net[port].n_gids)
+		return rxd_stack_fail(EINVAL, "port %u has no GID %u", port, index);
+	memcpy(gid, rxd_stk.net[port].gids[index], 16);
+	return 0;
+}
+

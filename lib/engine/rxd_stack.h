@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The running stack's state, shared by the rxd_stack*.c files only. */
+#ifndef RXD_STACK_H
+#define RXD_STACK_H
+
+#include "rxd/rxd.h"
+#include "rxd_engine.h"
+
+struct rxd_stack {
+	bool running;
+	struct rxd_conf conf;
+	unsigned int n_ports;
+	struct rxd_port ports[RXD_MAX_PORTS];
+	struct rxd_net_port net[RXD_MAX_PORTS];
+	struct rxd_engine *port_engine[RXD_MAX_PORTS];
+	unsigned int n_engines;
+	struct rxd_engine engines[RXD_MAX_ENGINES];
+	bool launched[RXD_MAX_ENGINES];
+};
+
+extern struct rxd_stack rxd_stk;
+
+/** Record the message of a failed API call, set errno; returns -1. */
+int rxd_stack_fail(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** The engine serving port, or NULL with errno ENODEV. */
+struct rxd_engine *rxd_stack_engine_of(unsigned int port);
+
+/** Let time pass while waiting: run inline engines, or sleep 100 us. */
+void rxd_stack_wait(void);
+
+/** TSC value ms milliseconds from now. */
+uint64_t rxd_stack_deadline(unsigned int ms);
+
+#endif /* RXD_STACK_H */

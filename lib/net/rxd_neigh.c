@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Neighbour cache: an open-addressed table of IP -> MAC with the frames held
+ * while a peer is resolved, retries, expiry and re-confirmation.
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_hash_crc.h>
+
+#include "rxd_net_priv.h"
+
+static uint32_t
+slot_of(const uint8_t ip[RXD_GID_LEN])
+{
+	return rte_hash_crc(ip, RXD_GID_LEN, 0) & (RXD_NEIGH_SLOTS - 1);
+}
+
+struct rxd_neigh *
+rxd_neigh_lookup(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
+		 bool create)
+{
+	struct rxd_neigh *free_slot = NULL, *failed = NULL, *n;
+	uint32_t i, s = slot_of(ip);
+
+	for (i = 0; i < RXD_NEIGH_SLOTS; i++) {
+		n = &np->neigh[(s + i) & (RXD_NEIGH_SLOTS - 1)];
+		if (n->state == RXD_NEIGH_FREE) {
+			free_slot = n;
+			break;
+		}
+		if (memcmp(n->ip, ip, RXD_GID_LEN) == 0)
+			return n;
+		if (n->state == RXD_NEIGH_FAILED && failed == NULL)
+			failed = n;
+	}
+	if (!create)
+		return NULL;
+	n = free_slot != NULL ? free_slot : failed;
+	if (n == NULL)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	memcpy(n->ip, ip, RXD_GID_LEN);
+	n->state = RXD_NEIGH_FAILED; /* caller starts resolution */
+	return n;
+}
+
+const struct rxd_neigh *
+rxd_net_neigh_find(const struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN])
+{
+	return rxd_neigh_lookup((struct rxd_net_port *)(uintptr_t)np, ip,
+				false);
+}
+
+void
+rxd_neigh_confirm(struct rxd_net_port *np, struct rxd_neigh *n,
+		  const struct rte_ether_addr *mac)
+{
+	uint8_t i;
+
+	n->mac = *mac;
+	n->state = RXD_NEIGH_REACHABLE;
+	n->tries = 0;
+	n->deadline = rte_rdtsc() + np->hz * RXD_NEIGH_REACHABLE_S;
+	for (i = 0; i < n->n_held; i++) {
+		rxd_net_frame_set_dmac(n->held[i], mac);
+		np->tx(np->tx_ctx, n->held[i]);
+	}
+	n->n_held = 0;
+}
+
+void
+rxd_neigh_solicit(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
+		  const struct rte_ether_addr *unicast)
+{
+	if (rxd_gid_is_v4(ip))
+		rxd_arp_request(np, ip, unicast);
+	else
+		rxd_nd_solicit(np, ip, unicast);
+}
+
+static void
+fail(struct rxd_net_port *np, struct rxd_neigh *n, uint64_t now)
+{
+	uint8_t i;
+
+	for (i = 0; i < n->n_held; i++)
+		rte_pktmbuf_free(n->held[i]);
+	np->stats.held_dropped += n->n_held;
+	np->stats.resolve_failed++;
+	n->n_held = 0;
+	n->state = RXD_NEIGH_FAILED;
+	/* a new attempt may start after one retry interval */
+	n->deadline = now + np->hz / 1000 * RXD_NEIGH_RETRY_MS;
+}
+
+static void
+expire(struct rxd_net_port *np, struct rxd_neigh *n, uint64_t now)
+{
+	uint64_t retry = np->hz / 1000 * RXD_NEIGH_RETRY_MS;
+
+	switch (n->state) {
+	case RXD_NEIGH_INCOMPLETE:
+	case RXD_NEIGH_PROBE:
+		if (n->tries >= RXD_NEIGH_TRIES) {
+			fail(np, n, now);
+			return;
+		}
+		n->tries++;
+		n->deadline = now + retry;
+		rxd_neigh_solicit(np, n->ip,
+			n->state == RXD_NEIGH_PROBE ? &n->mac : NULL);
+		return;
+	case RXD_NEIGH_REACHABLE:
+		n->state = RXD_NEIGH_PROBE;
+		n->tries = 1;
+		n->deadline = now + retry;
+		rxd_neigh_solicit(np, n->ip, &n->mac);
+		return;
+	default:
+		return;
+	}
+}
+
+void
+rxd_net_timer(struct rxd_net_port *np, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < RXD_NEIGH_SLOTS; i++) {
+		struct rxd_neigh *n = &np->neigh[i];
+
+		if (n->state != RXD_NEIGH_FREE &&
+		    n->state != RXD_NEIGH_FAILED && now >= n->deadline)
+			expire(np, n, now);
+	}
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/net: rxd as an IP host on one port.  Owns the port's addresses and
+ * GID table, next-hop selection, the neighbour cache (ARP for IPv4, neighbour
+ * discovery for IPv6, EUI-64 for link-local GIDs), ICMP/ICMPv6 echo, and
+ * holding frames while their next hop is being resolved.
+ *
+ * Runs on the engine lcore that owns the port; frames leave through the
+ * transmit callback given at init (this layer never touches rte_eth_*).
+ */
+#ifndef RXD_NET_H
+#define RXD_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "rxd_config.h"
+#include "rxd_wire.h"
+
+#define RXD_MAX_GIDS 16
+#define RXD_NEIGH_SLOTS 256        /**< power of two */
+#define RXD_NEIGH_PENDING 16       /**< frames held per unresolved peer */
+#define RXD_NEIGH_TRIES 5          /**< requests before giving up */
+#define RXD_NEIGH_RETRY_MS 500
+#define RXD_NEIGH_REACHABLE_S 60   /**< then re-confirmed with a probe */
+
+/** Host-networking counters of one port. */
+struct rxd_net_stats {
+	uint64_t arp_rx, arp_tx;
+	uint64_t arp_requests_answered;
+	uint64_t nd_rx, nd_tx;
+	uint64_t nd_solicits_answered;
+	uint64_t echo_requests_answered; /**< ICMP and ICMPv6 */
+	uint64_t echo_replies_rx;
+	uint64_t not_for_us;             /**< other MAC, IP or VLAN */
+	uint64_t other_dropped;          /**< protocols rxd does not serve */
+	uint64_t malformed;
+	uint64_t resolve_failed;         /**< peers that never answered */
+	uint64_t held_dropped;           /**< frames dropped while resolving */
+	uint64_t no_route;
+};
+
+enum rxd_neigh_state {
+	RXD_NEIGH_FREE = 0,
+	RXD_NEIGH_INCOMPLETE,
+	RXD_NEIGH_REACHABLE,
+	RXD_NEIGH_PROBE,      /**< old but usable, being re-confirmed */
+	RXD_NEIGH_FAILED,
+};
+
+/** One neighbour cache entry. */
+struct rxd_neigh {
+	uint8_t ip[RXD_GID_LEN];    /**< IPv4-mapped or IPv6 */
+	struct rte_ether_addr mac;
+	uint8_t state;              /**< enum rxd_neigh_state */
+	uint8_t tries;
+	uint8_t n_held;
+	uint64_t deadline;          /**< TSC of the next retry or expiry */
+	struct rte_mbuf *held[RXD_NEIGH_PENDING];
+};
+
+/** One configured address with its prefix in GID terms (v4: +96). */
+struct rxd_net_addr {
+	uint8_t gid[RXD_GID_LEN];
+	uint8_t prefix;
+};
+
+/** Called to transmit a complete Ethernet frame. */
+typedef void (*rxd_net_tx_fn)(void *ctx, struct rte_mbuf *m);
+
+/** Host state of one port. */
+struct rxd_net_port {
+	struct rte_mempool *pool;
+	struct rte_ether_addr mac;
+	uint16_t vlan;                 /**< 0 = untagged */
+	struct rxd_net_addr addrs[RXD_MAX_ADDRS];
+	unsigned int n_addrs;
+	uint8_t gw4[RXD_GID_LEN], gw6[RXD_GID_LEN];
+	bool has_gw4, has_gw6;
+	uint8_t gids[RXD_MAX_GIDS][RXD_GID_LEN];
+	unsigned int n_gids;
+	struct rxd_neigh neigh[RXD_NEIGH_SLOTS];
+	rxd_net_tx_fn tx;
+	void *tx_ctx;
+	uint64_t hz;                   /**< TSC ticks per second */
+	uint16_t ip_id;
+	struct rxd_net_stats stats;
+};
+
+/**
+ * Initialise the host state of a port from its configuration and build its
+ * GID table: index 0 the link-local fe80:: GID from the MAC (EUI-64), then
+ * one RoCE v2 GID per configured address, in configuration order.
+ */
+void rxd_net_port_init(struct rxd_net_port *np, const struct rxd_conf_port *c,
+		       const struct rte_ether_addr *mac,
+		       struct rte_mempool *pool, rxd_net_tx_fn tx, void *ctx);
+
+/** Free every held frame. */
+void rxd_net_port_fini(struct rxd_net_port *np);
+
+/** Announce our addresses (gratuitous ARP, unsolicited NA). */
+void rxd_net_announce(struct rxd_net_port *np);
+
+/** True if the GID is one of this port's (a packet for us). */
+bool rxd_net_is_local(const struct rxd_net_port *np,
+		      const uint8_t gid[RXD_GID_LEN]);
+
+/**
+ * True if a frame's L2 header is for us: our MAC or a group address, and
+ * the port's VLAN (or no tag when the port has none).
+ */
+bool rxd_net_l2_accept(const struct rxd_net_port *np,
+		       const struct rxd_pkt *pkt);
+
+/** Handle an ARP, ICMP or ICMPv6 frame; consumes m. */
+void rxd_net_input(struct rxd_net_port *np, struct rte_mbuf *m,
+		   const struct rxd_pkt *pkt);
+
+/**
+ * Send a frame whose Ethernet header is in place except the destination
+ * MAC, towards the IP (GID) dgid: on-link or through the gateway.  The frame
+ * is sent now, or held until the next hop resolves (and then sent or
+ * dropped).  Consumes m.
+ *
+ * @return 0 (sent or held), -EHOSTUNREACH (no route or resolution failed
+ *   earlier), -ENOBUFS (too many frames held for that peer).
+ */
+int rxd_net_output(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
+		   struct rte_mbuf *m);
+
+/**
+ * Look up (and if needed start resolving) the MAC of the next hop to dgid.
+ *
+ * @return 0 with mac set, -EAGAIN while resolving, -EHOSTUNREACH.
+ */
+int rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
+		    struct rte_ether_addr *mac);
+
+/**
+ * The source GID to use towards dgid: the port's address of the same family
+ * whose prefix contains dgid, else the first of that family.
+ *
+ * @return 0, or -EHOSTUNREACH if the port has no address of that family.
+ */
+int rxd_net_source(const struct rxd_net_port *np,
+		   const uint8_t dgid[RXD_GID_LEN], uint8_t sgid[RXD_GID_LEN]);
+
+/** Send an ICMP (IPv4-mapped dgid) or ICMPv6 echo request. */
+int rxd_net_ping(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
+		 uint16_t id, uint16_t seq, uint16_t data_len);
+
+/** Retries, expiry and ageing; call about every millisecond. */
+void rxd_net_timer(struct rxd_net_port *np, uint64_t now);
+
+/** The neighbour entry for ip, or NULL. */
+const struct rxd_neigh *rxd_net_neigh_find(const struct rxd_net_port *np,
+					   const uint8_t ip[RXD_GID_LEN]);
+
+/** "10.0.0.1" or "fe80::1" for a GID. */
+void rxd_net_gid_str(const uint8_t gid[RXD_GID_LEN], char *buf, size_t len);
+
+#endif /* RXD_NET_H */

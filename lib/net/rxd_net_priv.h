@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Functions shared by the files of lib/net; not for other layers. */
+#ifndef RXD_NET_PRIV_H
+#define RXD_NET_PRIV_H
+
+#include "rxd_net.h"
+
+/**
+ * Allocate a frame with its Ethernet (and VLAN) header written: source MAC
+ * ours, destination dmac (may be NULL: filled in by rxd_net_output), the
+ * given ethertype.  *l3 points where the L3 header goes; len bytes of room
+ * after it are reserved.
+ */
+struct rte_mbuf *rxd_net_frame(struct rxd_net_port *np, uint16_t ethertype,
+			       const struct rte_ether_addr *dmac,
+			       uint16_t len, uint8_t **l3);
+
+/** Set the destination MAC of a frame built by rxd_net_frame(). */
+void rxd_net_frame_set_dmac(struct rte_mbuf *m, const struct rte_ether_addr *mac);
+
+/** Find or (if create) make the entry of ip; NULL if the table is full. */
+struct rxd_neigh *rxd_neigh_lookup(struct rxd_net_port *np,
+				   const uint8_t ip[RXD_GID_LEN], bool create);
+
+/** A peer told us its MAC: mark reachable and send what was held. */
+void rxd_neigh_confirm(struct rxd_net_port *np, struct rxd_neigh *n,
+		       const struct rte_ether_addr *mac);
+
+/** Ask for the MAC of ip (ARP request or neighbour solicitation). */
+void rxd_neigh_solicit(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
+		       const struct rte_ether_addr *unicast);
+
+/** Ask for the MAC of an IPv4 address; unicast NULL means broadcast. */
+void rxd_arp_request(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
+		     const struct rte_ether_addr *unicast);
+
+/** Handle an ARP frame; consumes m. */
+void rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,
+		   const struct rxd_pkt *pkt);
+
+/** Ask for the MAC of an IPv6 address (solicited-node multicast if NULL). */
+void rxd_nd_solicit(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
+		    const struct rte_ether_addr *unicast);
+
+/** Send an unsolicited neighbour advertisement for gid to all nodes. */
+void rxd_nd_advertise(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN]);
+
+/** Handle an ICMPv4 frame; consumes m. */
+void rxd_icmp4_input(struct rxd_net_port *np, struct rte_mbuf *m,
+		     const struct rxd_pkt *pkt);
+
+/** Handle an ICMPv6 frame (echo and neighbour discovery); consumes m. */
+void rxd_icmp6_input(struct rxd_net_port *np, struct rte_mbuf *m,
+		     const struct rxd_pkt *pkt);
+
+/** Handle a neighbour solicitation or advertisement (icmp, len bytes). */
+void rxd_nd_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
+		  const uint8_t *icmp, uint32_t len);
+
+/** Write an IPv6 header (hop limit, next header 58) at ip. */
+void rxd_ipv6_hdr(uint8_t *ip, const uint8_t src[RXD_GID_LEN],
+		  const uint8_t dst[RXD_GID_LEN], uint16_t plen, uint8_t hops);
+
+/** Write an IPv4 header (protocol, checksum) at ip. */
+void rxd_ipv4_hdr(struct rxd_net_port *np, uint8_t *ip,
+		  const uint8_t src[RXD_GID_LEN],
+		  const uint8_t dst[RXD_GID_LEN], uint8_t proto, uint16_t plen);
+
+/** ICMPv6 checksum of len bytes at icmp between src and dst. */
+uint16_t rxd_icmp6_csum(const uint8_t *ip6, const uint8_t *icmp, uint32_t len);
+
+#endif /* RXD_NET_PRIV_H */

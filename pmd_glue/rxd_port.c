@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Port bring-up and the burst wrappers (see rxd_port.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_ring.h>
+
+#include "rxd_port.h"
+
+#define PORT_POOL_CACHE 256
+#define PORT_FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + \
+			     RTE_ETHER_CRC_LEN)
+#define FAULT_HOLD_US 1000
+
+static const struct {
+	uint32_t rxd;
+	uint64_t dev_capa;
+	bool tx;
+	const char *name;
+} offload_table[] = {
+	{ RXD_OFF_TX_IPV4_CKSUM, RTE_ETH_TX_OFFLOAD_IPV4_CKSUM, true,
+		"tx-ipv4-cksum" },
+	{ RXD_OFF_TX_UDP_CKSUM, RTE_ETH_TX_OFFLOAD_UDP_CKSUM, true,
+		"tx-udp-cksum" },
+	{ RXD_OFF_TX_MULTI_SEG, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, true,
+		"tx-multi-seg" },
+	{ RXD_OFF_TX_VLAN_INSERT, RTE_ETH_TX_OFFLOAD_VLAN_INSERT, true,
+		"tx-vlan-insert" },
+	{ RXD_OFF_RX_VLAN_STRIP, RTE_ETH_RX_OFFLOAD_VLAN_STRIP, false,
+		"rx-vlan-strip" },
+	{ RXD_OFF_RX_IPV4_CKSUM, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, false,
+		"rx-ipv4-cksum" },
+	{ RXD_OFF_RX_RSS, RTE_ETH_RX_OFFLOAD_RSS_HASH, false, "rx-rss" },
+};
+
+#define N_OFFLOADS (sizeof(offload_table) / sizeof(offload_table[0]))
+
+void
+rxd_port_offload_str(uint32_t offloads, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < N_OFFLOADS && used < len; i++)
+		if (offloads & offload_table[i].rxd)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+				used ? "," : "", offload_table[i].name);
+	if (used == 0)
+		snprintf(buf, len, "none");
+}
+
+/* Pick the offloads the device has; VLAN ones only with a VLAN. */
+static void
+pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
+	      const struct rxd_conf_port *conf, struct rte_eth_conf *ec)
+{
+	size_t i;
+
+	for (i = 0; i < N_OFFLOADS; i++) {
+		uint64_t capa = offload_table[i].tx ? info->tx_offload_capa :
+			info->rx_offload_capa;
+		bool vlan = offload_table[i].rxd &
+			(RXD_OFF_TX_VLAN_INSERT | RXD_OFF_RX_VLAN_STRIP);
+		bool rss = offload_table[i].rxd & RXD_OFF_RX_RSS;
+
+		if (!(capa & offload_table[i].dev_capa) ||
+		    (vlan && conf->vlan == 0) || (rss && p->nb_rxq < 2))
+			continue;
+		p->offloads |= offload_table[i].rxd;
+		if (offload_table[i].tx)
+			ec->txmode.offloads |= offload_table[i].dev_capa;
+		else
+			ec->rxmode.offloads |= offload_table[i].dev_capa;
+	}
+	if (p->nb_rxq > 1 && info->flow_type_rss_offloads) {
+		ec->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		ec->rx_adv_conf.rss_conf.rss_hf = info->flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
+	}
+}
+
+static int
+create_pool(struct rxd_port *p, uint32_t mbufs, char *err, size_t errlen)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
+				p->mtu + (uint32_t)PORT_FRAME_OVERHEAD);
+
+	snprintf(name, sizeof(name), "rxd_mp%u", p->port_id);
+	p->pool = rte_pktmbuf_pool_create(name, mbufs, PORT_POOL_CACHE, 0,
+		(uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
+	if (p->pool == NULL) {
+		snprintf(err, errlen, "port %u: cannot create a pool of %u "
+			 "mbufs: %s", p->port_id, mbufs, rte_strerror(rte_errno));
+		return -1;
+	}
+	p->max_frame = room;
+	return 0;
+}
+
+static int
+setup_queues(struct rxd_port *p, const struct rxd_conf_port *conf,
+	     const struct rte_eth_dev_info *info, char *err, size_t errlen)
+{
+	uint16_t rxd = conf->rx_desc, txd = conf->tx_desc, q;
+	int rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &rxd, &txd);
+
+	for (q = 0; rc == 0 && q < p->nb_rxq; q++)
+		rc = rte_eth_rx_queue_setup(p->port_id, q, rxd, p->socket,
+					    NULL, p->pool);
+	for (q = 0; rc == 0 && q < p->nb_txq; q++)
+		rc = rte_eth_tx_queue_setup(p->port_id, q, txd, p->socket,
+					    NULL);
+	if (rc != 0)
+		snprintf(err, errlen, "port %u (%s): queue setup failed: %s",
+			 p->port_id, info->driver_name, rte_strerror(-rc));
+	return rc;
+}
+
+/* Queues to use: as configured, at least 1, at most what both allow. */
+static uint16_t
+queues(uint16_t want, uint16_t dev_max)
+{
+	uint16_t n = want ? want : 1;
+
+	n = RTE_MIN(n, dev_max);
+	return RTE_MIN(n, (uint16_t)RXD_PORT_MAX_QUEUES);
+}
+
+static int
+configure(struct rxd_port *p, const struct rxd_conf_port *conf,
+	  char *err, size_t errlen)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_conf ec;
+	int rc;
+
+	rc = rte_eth_dev_info_get(p->port_id, &info);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %u: no device info: %s",
+			 p->port_id, rte_strerror(-rc));
+		return -1;
+	}
+	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	p->nb_rxq = queues(conf->rx_queues, info.max_rx_queues);
+	p->nb_txq = queues(conf->tx_queues, info.max_tx_queues);
+	memset(&ec, 0, sizeof(ec));
+	pick_offloads(p, &info, conf, &ec);
+	if (conf->mtu > info.max_mtu || conf->mtu < info.min_mtu) {
+		snprintf(err, errlen, "port %u (%s): MTU %u outside the "
+			 "device's range %u..%u", p->port_id, p->driver,
+			 conf->mtu, info.min_mtu, info.max_mtu);
+		return -1;
+	}
+	ec.rxmode.mtu = conf->mtu;
+	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &ec);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %u (%s): configure failed: %s",
+			 p->port_id, p->driver, rte_strerror(-rc));
+		return -1;
+	}
+	return setup_queues(p, conf, &info, err, errlen);
+}
+
+/*
+ * Read the port's MAC; a port without one (net_ring) gets a random locally
+ * administered address, since peers cannot answer ARP to 00:00:00:00:00:00.
+ * A PMD that cannot store it (net_ring) does not filter by MAC either, so
+ * rxd then uses the address on its own.
+ */
+static int
+set_mac(struct rxd_port *p, char *err, size_t errlen)
+{
+	int rc;
+
+	rte_eth_macaddr_get(p->port_id, &p->mac);
+	if (!rte_is_zero_ether_addr(&p->mac))
+		return 0;
+	rte_eth_random_addr(p->mac.addr_bytes);
+	rc = rte_eth_dev_default_mac_addr_set(p->port_id, &p->mac);
+	if (rc != 0 && rc != -ENOTSUP) {
+		snprintf(err, errlen, "port %u (%s): has no MAC and cannot "
+			 "take one: %s", p->port_id, p->driver,
+			 rte_strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+int
+rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
+	       const struct rxd_conf_port *conf, uint32_t mbufs,
+	       char *err, size_t errlen)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->port_id = port_id;
+	p->index = index;
+	p->socket = rte_eth_dev_socket_id(port_id);
+	if (p->socket < 0)
+		p->socket = (int)rte_socket_id();
+	p->mtu = conf->mtu;
+	rte_eth_dev_get_name_by_port(port_id, p->name);
+	if (create_pool(p, mbufs, err, errlen) != 0)
+		return -1;
+	if (configure(p, conf, err, errlen) != 0)
+		goto fail;
+	rc = rte_eth_dev_start(port_id);
+	if (rc != 0) {
+		snprintf(err, errlen, "port %u (%s): start failed: %s",
+			 port_id, p->driver, rte_strerror(-rc));
+		goto fail;
+	}
+	/* ND needs multicast; not every PMD can filter, so failure is fine */
+	rte_eth_allmulticast_enable(port_id);
+	if (set_mac(p, err, errlen) != 0)
+		goto fail;
+	rxd_fault_configure(&p->fault_rx, &conf->fault_rx, conf->fault_seed);
+	rxd_fault_configure(&p->fault_tx, &conf->fault_tx,
+			    conf->fault_seed ^ 0x5bd1e995u);
+	rxd_port_link_poll(p);
+	return 0;
+fail:
+	rte_mempool_free(p->pool);
+	p->pool = NULL;
+	return -1;
+}
+
+void
+rxd_port_close(struct rxd_port *p)
+{
+	if (p->pool == NULL)
+		return;
+	rxd_fault_reset(&p->fault_rx);
+	rxd_fault_reset(&p->fault_tx);
+	rte_eth_dev_stop(p->port_id);
+	rte_eth_dev_close(p->port_id);
+	rte_mempool_free(p->pool);
+	p->pool = NULL;
+}
+
+uint16_t
+rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+	    uint16_t cap)
+{
+	uint16_t n, i;
+
+	/* leave room for duplicates the injector may add */
+	n = rte_eth_rx_burst(p->port_id, q, pkts,
+			     p->fault_rx.active ? cap / 2 : cap);
+	for (i = 0; i < n; i++)
+		p->stats.rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+	p->stats.rx_pkts += n;
+	if (p->capture != NULL && n > 0)
+		rxd_capture_frames(p->capture, p->port_id, q, pkts, n, false);
+	if (!p->fault_rx.active)
+		return n;
+	n = rxd_fault_apply(&p->fault_rx, pkts, n, cap, p->pool);
+	return (uint16_t)(n + rxd_fault_release(&p->fault_rx, pkts + n,
+		(uint16_t)(cap - n), rte_rdtsc(),
+		rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US));
+}
+
+static void
+tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+{
+	uint16_t sent = 0, i;
+
+	for (i = 0; i < n; i++)
+		p->stats.tx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+	for (i = 0; i < 4 && sent < n; i++)
+		sent += rte_eth_tx_burst(p->port_id, q, pkts + sent,
+					 (uint16_t)(n - sent));
+	p->stats.tx_pkts += sent;
+	if (sent < n) {
+		for (i = sent; i < n; i++)
+			p->stats.tx_bytes -= rte_pktmbuf_pkt_len(pkts[i]);
+		p->stats.tx_full += n - sent;
+		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	}
+}
+
+void
+rxd_port_tx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+	    uint16_t n)
+{
+	struct rte_mbuf *out[2 * n + 1];
+
+	if (n == 0)
+		return;
+	if (p->capture != NULL)
+		rxd_capture_frames(p->capture, p->port_id, q, pkts, n, true);
+	if (!p->fault_tx.active) {
+		tx_burst(p, q, pkts, n);
+		return;
+	}
+	memcpy(out, pkts, n * sizeof(*pkts));
+	n = rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n), p->pool);
+	tx_burst(p, q, out, n);
+}
+
+void
+rxd_port_tick(struct rxd_port *p, uint16_t q, uint64_t now)
+{
+	struct rte_mbuf *held[RXD_FAULT_MAX_HELD];
+	uint64_t max = rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US;
+	uint16_t n;
+
+	n = rxd_fault_release(&p->fault_tx, held, RXD_FAULT_MAX_HELD, now, max);
+	tx_burst(p, q, held, n);
+}
+
+bool
+rxd_port_link_poll(struct rxd_port *p)
+{
+	struct rte_eth_link link;
+	bool up;
+
+	if (rte_eth_link_get_nowait(p->port_id, &link) != 0)
+		return false;
+	up = link.link_status == RTE_ETH_LINK_UP;
+	p->link_speed = link.link_speed;
+	if (up == p->link_up)
+		return false;
+	p->link_up = up;
+	return true;
+}
+
+int
+rxd_port_ring_pair(const char *name_a, const char *name_b, int socket,
+		   uint16_t *port_a, uint16_t *port_b)
+{
+	char rname[RTE_RING_NAMESIZE];
+	struct rte_ring *ab, *ba;
+	int a, b;
+
+	snprintf(rname, sizeof(rname), "%s_tx", name_a);
+	ab = rte_ring_create(rname, 4096, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	snprintf(rname, sizeof(rname), "%s_tx", name_b);
+	ba = rte_ring_create(rname, 4096, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (ab == NULL || ba == NULL)
+		return -1;
+	a = rte_eth_from_rings(name_a, &ba, 1, &ab, 1, (unsigned int)socket);
+	b = rte_eth_from_rings(name_b, &ab, 1, &ba, 1, (unsigned int)socket);
+	if (a < 0 || b < 0)
+		return -1;
+	*port_a = (uint16_t)a;
+	*port_b = (uint16_t)b;
+	return 0;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * One DPDK port as rxd uses it: configuration, queues, mbuf pool, offloads,
+ * link state, and the rx/tx burst wrappers that apply fault injection and
+ * capture.  This is the only layer that calls rte_eth_*.
+ */
+#ifndef RXD_PORT_H
+#define RXD_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "rxd_capture.h"
+#include "rxd_config.h"
+#include "rxd_fault.h"
+
+#define RXD_PORT_MAX_QUEUES 8
+
+/** Offloads rxd found on the port and uses. */
+enum rxd_port_offload {
+	RXD_OFF_TX_IPV4_CKSUM = 1u << 0,
+	RXD_OFF_TX_UDP_CKSUM = 1u << 1,
+	RXD_OFF_TX_MULTI_SEG = 1u << 2,
+	RXD_OFF_TX_VLAN_INSERT = 1u << 3,
+	RXD_OFF_RX_VLAN_STRIP = 1u << 4,
+	RXD_OFF_RX_RSS = 1u << 5,
+	RXD_OFF_RX_IPV4_CKSUM = 1u << 6,
+};
+
+/** Frame counters of a port (fault and capture counters are separate). */
+struct rxd_port_stats {
+	uint64_t rx_pkts, rx_bytes;
+	uint64_t tx_pkts, tx_bytes;
+	uint64_t tx_full;          /**< frames the PMD would not take */
+};
+
+/** A port brought up by rxd_port_setup(). */
+struct rxd_port {
+	uint16_t port_id;
+	uint16_t index;            /**< rxd's port number (rxdN) */
+	int socket;
+	char name[64];             /**< DPDK device name */
+	char driver[32];
+	struct rte_ether_addr mac;
+	uint16_t mtu;              /**< Ethernet MTU in use */
+	uint32_t max_frame;        /**< largest frame an mbuf holds */
+	uint16_t nb_rxq, nb_txq;
+	uint32_t offloads;         /**< enum rxd_port_offload */
+	struct rte_mempool *pool;
+	bool link_up;
+	uint32_t link_speed;       /**< Mbit/s */
+	struct rxd_fault fault_rx, fault_tx;
+	struct rxd_capture *capture;
+	struct rxd_port_stats stats;
+};
+
+/**
+ * Configure and start a DPDK port per conf.
+ *
+ * @return 0, or -1 with a one-line message in err.
+ */
+int rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
+		   const struct rxd_conf_port *conf, uint32_t mbufs,
+		   char *err, size_t errlen);
+
+/** Stop and close the port, free its pool and held frames. */
+void rxd_port_close(struct rxd_port *p);
+
+/** Receive a burst: capture, then receive-side faults. */
+uint16_t rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+		     uint16_t cap);
+
+/**
+ * Transmit a burst: capture, transmit-side faults, then the PMD.  Every
+ * frame is consumed (sent, dropped by a fault, or freed and counted as
+ * tx_full).
+ */
+void rxd_port_tx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+		 uint16_t n);
+
+/**
+ * Housekeeping for a quiet port: send frames the fault injector held back
+ * too long on queue q.
+ */
+void rxd_port_tick(struct rxd_port *p, uint16_t q, uint64_t now);
+
+/** Re-read the link state; true if it changed. */
+bool rxd_port_link_poll(struct rxd_port *p);
+
+/** Names of the offloads in use, comma separated. */
+void rxd_port_offload_str(uint32_t offloads, char *buf, size_t len);
+
+/** Build two connected net_ring ports (A's tx is B's rx and back). */
+int rxd_port_ring_pair(const char *name_a, const char *name_b, int socket,
+		       uint16_t *port_a, uint16_t *port_b);
+
+#endif /* RXD_PORT_H */
