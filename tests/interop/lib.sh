@@ -1,0 +1,208 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # settings are used by the scripts sourcing this
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# lib.sh - settings and helpers shared by the rxd interop harness
+# (tests/interop/*.sh). Sourced, never executed. Every setting below is a
+# default that the environment overrides; doc/interop.md lists them all.
+#
+# Topology (everything inside one private network namespace, no uplink):
+#
+#   netns $RXD_INTEROP_NETNS
+#     bridge $RXD_INTEROP_BRIDGE (no address)
+#       +- $RXD_INTEROP_TAP      <-> QEMU guest eth0 $RXD_INTEROP_GUEST_IP, rxe0
+#       +- $RXD_INTEROP_HOST_PEER <-> veth $RXD_INTEROP_HOST_IF (no kernel IP):
+#                                    rxd attaches here with net_af_packet and
+#                                    owns $RXD_INTEROP_RXD_IP in userspace
+
+RXD_INTEROP_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# ---- where things live -------------------------------------------------------
+: "${RXD_INTEROP_DIR:=/var/tmp/rxd-interop}"        # cache: rootfs, image, kernel
+: "${RXD_INTEROP_ROOTFS:=$RXD_INTEROP_DIR/rootfs}"
+: "${RXD_INTEROP_IMAGE:=$RXD_INTEROP_DIR/guest.ext4}"
+: "${RXD_INTEROP_IMAGE_SIZE:=2G}"
+: "${RXD_INTEROP_KERNEL:=$RXD_INTEROP_DIR/vmlinuz}"
+: "${RXD_INTEROP_INITRD:=$RXD_INTEROP_DIR/initrd.img}"
+
+# ---- guest distribution --------------------------------------------------------
+: "${RXD_INTEROP_SUITE:=bookworm}"
+# Empty = take them from this machine's apt sources (see detect_mirrors).
+# RXD_INTEROP_SECURITY_MIRROR=none leaves the security suite out.
+: "${RXD_INTEROP_MIRROR:=}"
+: "${RXD_INTEROP_SECURITY_MIRROR:=}"
+: "${RXD_INTEROP_GUEST_PACKAGES:=linux-image-amd64 rdma-core ibverbs-utils
+ ibverbs-providers perftest rdmacm-utils infiniband-diags iproute2 kmod
+ iputils-ping procps ethtool tcpdump}"
+: "${RXD_INTEROP_GUEST_EXTRA_PACKAGES:=}"
+
+# ---- lab network ---------------------------------------------------------------
+: "${RXD_INTEROP_NETNS:=rxdlab}"
+: "${RXD_INTEROP_BRIDGE:=rxdbr0}"
+: "${RXD_INTEROP_TAP:=rxdtap0}"
+: "${RXD_INTEROP_HOST_IF:=rxdh0}"            # rxd's end: net_af_packet,iface=rxdh0
+: "${RXD_INTEROP_HOST_PEER:=rxdh0br}"        # its peer, enslaved to the bridge
+: "${RXD_INTEROP_HOST_MAC:=02:88:00:00:00:01}"
+: "${RXD_INTEROP_PREFIXLEN:=24}"
+: "${RXD_INTEROP_GUEST_IP:=10.88.0.11}"
+: "${RXD_INTEROP_GUEST_MAC:=52:54:00:88:00:0b}"
+: "${RXD_INTEROP_RXD_IP:=10.88.0.1}"         # owned by rxd, never by the kernel
+: "${RXD_INTEROP_PROBE_IF:=rxdp0}"           # selftest's temporary kernel veth
+: "${RXD_INTEROP_PROBE_IP:=10.88.0.254}"
+: "${RXD_INTEROP_MTU:=1500}"
+
+# ---- guest machine -------------------------------------------------------------
+: "${RXD_INTEROP_MEM:=1024}"                 # MiB
+: "${RXD_INTEROP_SMP:=1}"
+: "${RXD_INTEROP_ACCEL:=auto}"               # auto | tcg | kvm
+: "${RXD_INTEROP_CPU:=}"                     # default: qemu64 (tcg), host (kvm)
+: "${RXD_INTEROP_BOOT_TIMEOUT:=300}"         # seconds until rxe0 must be ACTIVE
+: "${RXD_INTEROP_EXEC_TIMEOUT:=300}"         # default guest-exec.sh timeout
+# Per-lab runtime state: console log, overlay disk, 9p share with the spool.
+: "${RXD_INTEROP_RUN:=$RXD_INTEROP_DIR/run-$RXD_INTEROP_NETNS}"
+RXD_INTEROP_SHARE=$RXD_INTEROP_RUN/share
+RXD_INTEROP_QEMU_NAME="rxd-interop-$RXD_INTEROP_NETNS"
+
+# ---- helpers ---------------------------------------------------------------------
+rxi_log()  { printf '[interop] %s\n' "$*" >&2; }
+rxi_die()  { printf '[interop] error: %s\n' "$*" >&2; exit 1; }
+rxi_need_root() { [ "$(id -u)" -eq 0 ] || rxi_die "must be run as root"; }
+
+# Seconds since the epoch with fractions, and a difference formatted as "12.3".
+rxi_now() { echo "$EPOCHREALTIME"; }
+rxi_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+# Microseconds since the epoch, and that value SEC (may be fractional) from now.
+rxi_us() { echo "${EPOCHREALTIME/./}"; }
+rxi_us_after() { awk -v n="${EPOCHREALTIME/./}" -v t="$1" 'BEGIN { printf "%.0f", n + t * 1e6 }'; }
+
+rxi_ns() { ip netns exec "$RXD_INTEROP_NETNS" "$@"; }
+rxi_ns_exists() { [ -e "/run/netns/$RXD_INTEROP_NETNS" ]; }
+
+# Accelerator actually used. A /dev/kvm that the CPU flags do not back with
+# vmx/svm (e.g. a PVM host) cannot run the stock kernel, so "auto" means KVM
+# only with real hardware virtualisation.
+rxi_accel() {
+	case "$RXD_INTEROP_ACCEL" in
+	tcg | kvm) echo "$RXD_INTEROP_ACCEL" ;;
+	auto)
+		if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
+			grep -qwE 'vmx|svm' /proc/cpuinfo; then
+			echo kvm
+		else
+			echo tcg
+		fi
+		;;
+	*) rxi_die "RXD_INTEROP_ACCEL must be auto, tcg or kvm" ;;
+	esac
+}
+
+# PID of our running QEMU, or failure. The pid file alone is not trusted: the
+# process must still exist and carry this lab's -name.
+rxi_qemu_pid() {
+	local pid
+	pid=$(cat "$RXD_INTEROP_RUN/qemu.pid" 2>/dev/null) || return 1
+	case "$pid" in '' | *[!0-9]*) return 1 ;; esac
+	tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null |
+		grep -qx "guest=$RXD_INTEROP_QEMU_NAME" || return 1
+	echo "$pid"
+}
+
+# Value of KEY from the guest's ready file (written by the guest agent).
+rxi_ready_get() {
+	sed -n "s/^$1=//p" "$RXD_INTEROP_SHARE/ready" 2>/dev/null
+}
+
+# Print "URI" lines for the main and security archive of $RXD_INTEROP_SUITE
+# found in this machine's apt configuration (one-line .list and deb822
+# .sources). Output: "main <uri>" and/or "security <uri>". Arguments, if
+# given, replace the system's list of source files.
+# shellcheck disable=SC2120 # arguments are optional
+rxi_apt_sources() {
+	local files=() f
+	if [ $# -gt 0 ]; then
+		files=("$@")
+	else
+		for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+			/etc/apt/sources.list.d/*.sources; do
+			[ -f "$f" ] && files+=("$f")
+		done
+	fi
+	[ ${#files[@]} -gt 0 ] || return 0
+	awk -v suite="$RXD_INTEROP_SUITE" '
+	function emit(types, uris, suites,   nu, ns, u, s, i, j, sl) {
+		if (types !~ /(^|[ \t])deb([ \t]|$)/) return
+		nu = split(uris, u, /[ \t]+/); ns = split(suites, s, /[ \t]+/)
+		for (i = 1; i <= nu; i++) for (j = 1; j <= ns; j++) {
+			if (u[i] == "") continue
+			sub(/\/+$/, "", u[i])
+			if (s[j] == suite && !seen["main"]++) print "main", u[i]
+			if (s[j] == suite "-security" && !seen["security"]++) print "security", u[i]
+		}
+	}
+	function flush() {
+		if (enabled != "no") emit(t, us, ss)
+		t = us = ss = ""; enabled = ""
+	}
+	FNR == 1 { flush(); deb822 = (FILENAME ~ /\.sources$/) }
+	/^[ \t]*#/ { next }
+	{ sub(/[ \t]#.*/, "") }
+	deb822 {
+		if ($0 ~ /^[ \t]*$/) { flush(); next }
+		if (match($0, /^[A-Za-z-]+:/)) {
+			key = tolower(substr($0, 1, RLENGTH - 1)); val = substr($0, RLENGTH + 1)
+			gsub(/^[ \t]+|[ \t]+$/, "", val)
+			if (key == "types") t = val
+			else if (key == "uris") us = val
+			else if (key == "suites") ss = val
+			else if (key == "enabled") enabled = tolower(val)
+		}
+		next
+	}
+	$1 == "deb" {
+		i = 2
+		if ($2 ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+		emit("deb", $i, $(i + 1))
+	}
+	END { flush() }' "${files[@]}"
+}
+
+# Fill RXD_INTEROP_MIRROR / RXD_INTEROP_SECURITY_MIRROR when not set.
+rxi_detect_mirrors() {
+	local kind uri
+	while read -r kind uri; do
+		case "$kind" in
+		main) [ -n "$RXD_INTEROP_MIRROR" ] || RXD_INTEROP_MIRROR=$uri ;;
+		security) [ -n "$RXD_INTEROP_SECURITY_MIRROR" ] || RXD_INTEROP_SECURITY_MIRROR=$uri ;;
+		esac
+	done < <(rxi_apt_sources)
+	: "${RXD_INTEROP_MIRROR:=http://deb.debian.org/debian}"
+	: "${RXD_INTEROP_SECURITY_MIRROR:=none}"
+}
+
+# Create a veth pair IF <-> PEER inside the lab, PEER enslaved to the bridge.
+# ADDR is IP/PREFIXLEN for a kernel-owned end or "none" for an end a userspace
+# stack owns; MAC (optional) is set on IF. Offloads are switched off on both ends so that frames
+# seen through AF_PACKET carry final checksums and are never merged or split.
+rxi_veth_add() {
+	local ifn=$1 peer=$2 addr=$3 mac=${4:-} e
+	ip -n "$RXD_INTEROP_NETNS" link del "$ifn" 2>/dev/null || true
+	ip -n "$RXD_INTEROP_NETNS" link add "$ifn" type veth peer name "$peer"
+	[ -z "$mac" ] || ip -n "$RXD_INTEROP_NETNS" link set "$ifn" address "$mac"
+	for e in "$ifn" "$peer"; do
+		ip -n "$RXD_INTEROP_NETNS" link set "$e" mtu "$RXD_INTEROP_MTU"
+		if command -v ethtool >/dev/null; then
+			rxi_ns ethtool -K "$e" tx off rx off gro off gso off tso off \
+				>/dev/null 2>&1 || rxi_log "ethtool -K $e: some offloads unchanged"
+		fi
+	done
+	ip -n "$RXD_INTEROP_NETNS" link set "$peer" master "$RXD_INTEROP_BRIDGE" up
+	if [ "$addr" != none ]; then
+		ip -n "$RXD_INTEROP_NETNS" addr add "$addr" dev "$ifn"
+	fi
+	ip -n "$RXD_INTEROP_NETNS" link set "$ifn" up
+}
+
+rxi_veth_del() {
+	rxi_ns_exists || return 0
+	ip -n "$RXD_INTEROP_NETNS" link del "$1" 2>/dev/null || true
+}
