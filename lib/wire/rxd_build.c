@@ -18,9 +18,11 @@ l2_len(const struct rxd_pkt *pkt)
 uint32_t
 rxd_wire_hdr_len(const struct rxd_pkt *pkt)
 {
+	/* From the opcode: pkt->op is only set by build/parse. */
 	return l2_len(pkt) +
 		(pkt->ip_ver == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN) +
-		RXD_UDP_HLEN + RXD_BTH_LEN + pkt->op->hdr_len;
+		RXD_UDP_HLEN + RXD_BTH_LEN +
+		rxd_opcode_table[pkt->opcode].hdr_len;
 }
 
 static uint8_t *

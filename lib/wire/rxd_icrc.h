@@ -17,6 +17,22 @@
 /** Continue a raw (non-inverted) CRC-32 state over len bytes. */
 uint32_t rxd_crc32_update(uint32_t state, const void *buf, size_t len);
 
+/** The implementations behind rxd_crc32_update(); same results. */
+enum rxd_crc32_impl {
+	RXD_CRC32_TABLE = 0, /**< slicing-by-8 tables, any CPU */
+	RXD_CRC32_CLMUL,     /**< PCLMULQDQ folding (x86), 64 bytes and up */
+	RXD_CRC32_VCLMUL,    /**< + AVX-512 VPCLMULQDQ, 256 bytes and up */
+};
+
+/** The implementation in use (the fastest the CPU has, at start-up). */
+enum rxd_crc32_impl rxd_crc32_get_impl(void);
+
+/**
+ * Force an implementation (tests and benchmarks; not while other threads
+ * compute CRCs).  @return 0, or -1 if this CPU cannot run it.
+ */
+int rxd_crc32_set_impl(enum rxd_crc32_impl impl);
+
 /**
  * Start an ICRC: the state after the 8 0xFF bytes and the masked IP, UDP and
  * BTH headers.  ip points at the IP header (version 4 with a 20-byte header,
