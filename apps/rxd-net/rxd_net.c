@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net-peer: a minimal rxd host for the networking tests.  Starts rxd on the
- * EAL's ports, then performs the actions given after rxd's own options:
+ * rxd-net: rxd as a plain IP host, for operators and tests.  Starts rxd on
+ * the EAL's ports, then performs the actions given after rxd's own options
+ * (on port 0):
  *
  *   --resolve ADDR     resolve ADDR's MAC, print "resolved ADDR MAC"
  *   --ping ADDR[,N]    send N (3) echo requests, print "ping ADDR got/N"
@@ -59,7 +60,7 @@ do_resolve(const char *addr)
 	uint8_t gid[16], mac[6];
 
 	if (parse_gid(addr, gid) != 0) {
-		fprintf(stderr, "net-peer: bad address %s\n", addr);
+		fprintf(stderr, "rxd-net: bad address %s\n", addr);
 		return -1;
 	}
 	if (rxd_resolve(0, gid, mac, 10000) != 0) {
@@ -84,7 +85,7 @@ do_ping(char *arg)
 		count = (unsigned int)atoi(comma + 1);
 	}
 	if (parse_gid(arg, gid) != 0) {
-		fprintf(stderr, "net-peer: bad address %s\n", arg);
+		fprintf(stderr, "rxd-net: bad address %s\n", arg);
 		return -1;
 	}
 	got = rxd_ping(0, gid, count, 10000);
@@ -187,20 +188,20 @@ main(int argc, char **argv)
 	int n = rte_eal_init(argc, argv), split, i, rc = 0;
 
 	if (n < 0) {
-		fprintf(stderr, "net-peer: EAL init failed\n");
+		fprintf(stderr, "rxd-net: EAL init failed\n");
 		return 2;
 	}
 	argc -= n;
 	argv += n;
-	argv[0] = "net-peer";
+	argv[0] = "rxd-net";
 	split = first_action(argc, argv);
 	n = split;
 	if (rxd_start(&n, argv) != 0) {
-		fprintf(stderr, "net-peer: %s\n", rxd_last_error());
+		fprintf(stderr, "rxd-net: %s\n", rxd_last_error());
 		return 2;
 	}
 	if (n > 1) {
-		fprintf(stderr, "net-peer: unknown option %s\n", argv[1]);
+		fprintf(stderr, "rxd-net: unknown option %s\n", argv[1]);
 		rxd_stop();
 		return 2;
 	}
@@ -212,7 +213,7 @@ main(int argc, char **argv)
 		if (!strcmp(argv[i], "--show")) {
 			show();
 		} else if (i + 1 >= argc) {
-			fprintf(stderr, "net-peer: %s needs a value\n", argv[i]);
+			fprintf(stderr, "rxd-net: %s needs a value\n", argv[i]);
 			rc = -1;
 		} else if (!strcmp(argv[i], "--resolve")) {
 			rc |= do_resolve(argv[++i]);

@@ -5,7 +5,7 @@
 # The server outlives the client: DPDK 22.11's memif interrupt thread may
 # handle the peer's disconnect while rte_eal_cleanup() frees its memory, so
 # the side that exits last must not see the other go during its own exit.
-# Usage: memif.sh NET_PEER
+# Usage: memif.sh RXD_NET
 set -u
 peer=$1
 dir=$(mktemp -d)

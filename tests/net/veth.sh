@@ -1,9 +1,9 @@
 #!/bin/bash
 # rxd as an IP host on a kernel veth: a network namespace with a veth pair,
-# rxd (net-peer) on one end through net_af_packet, the kernel on the other.
+# rxd (rxd-net) on one end through net_af_packet, the kernel on the other.
 # The kernel pings (ICMP, ICMPv6) and arpings rxd; rxd resolves and pings
 # the kernel.  Everything lives in a namespace this test creates and removes.
-# Usage: veth.sh NET_PEER
+# Usage: veth.sh RXD_NET
 set -u
 peer=$1
 ns=rxdveth$$
@@ -68,7 +68,7 @@ kill -TERM "$pid"
 wait "$pid"
 rc=$?
 pid=
-check "net-peer exits cleanly" test "$rc" = 0
+check "rxd-net exits cleanly" test "$rc" = 0
 grep -E "^(gid|neigh|counters)" "$log"
-[ $fail = 0 ] || { echo "--- net-peer log"; cat "$log"; }
+[ $fail = 0 ] || { echo "--- rxd-net log"; cat "$log"; }
 exit $fail
