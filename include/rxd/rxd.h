@@ -41,6 +41,9 @@ void rxd_stop(void);
 /** True between a successful rxd_start() and rxd_stop(). */
 bool rxd_running(void);
 
+/** The configuration rxd runs with (valid while rxd_running()). */
+const struct rxd_conf *rxd_config(void);
+
 /** The message of the last failed call of this API (thread-local). */
 const char *rxd_last_error(void);
 
@@ -49,6 +52,12 @@ const char *rxd_last_error(void);
  * engine that has no lcore of its own.  @return work done (0 = idle).
  */
 unsigned int rxd_poll(void);
+
+/**
+ * Wait until every engine has finished the loop pass it was in, so that an
+ * object unpublished before the call is no longer used by any engine.
+ */
+void rxd_sync_engines(void);
 
 /** Number of rxd ports (rxd0, rxd1, ...). */
 unsigned int rxd_port_count(void);

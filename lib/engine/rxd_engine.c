@@ -45,14 +45,20 @@ rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 	e->ctrl = rte_ring_create(name, CTRL_RING_SIZE,
 				  (int)rte_lcore_to_socket_id(lcore),
 				  RING_F_SC_DEQ);
-	return e->ctrl == NULL ? -rte_errno : 0;
+	snprintf(name, sizeof(name), "rxd_db%u", id);
+	e->doorbells = rte_ring_create(name, rte_align32pow2(conf->max_qp + 1),
+				       (int)rte_lcore_to_socket_id(lcore),
+				       RING_F_SC_DEQ);
+	return e->ctrl == NULL || e->doorbells == NULL ? -rte_errno : 0;
 }
 
 void
 rxd_engine_fini(struct rxd_engine *e)
 {
 	rte_ring_free(e->ctrl);
+	rte_ring_free(e->doorbells);
 	e->ctrl = NULL;
+	e->doorbells = NULL;
 }
 
 static void

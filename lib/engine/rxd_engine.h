@@ -58,6 +58,7 @@ struct rxd_engine {
 	struct rxd_engine_port ports[RXD_MAX_PORTS];
 	unsigned int n_ports;
 	struct rte_ring *ctrl;
+	struct rte_ring *doorbells;   /**< QPs whose send queue has work */
 	enum rxd_idle_policy idle;
 	uint32_t idle_spins;
 	uint32_t idle_sleep_max_us;

@@ -15,6 +15,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_malloc.h>
 
 #include "rxd_stack.h"
 
@@ -43,6 +44,12 @@ const char *
 rxd_last_error(void)
 {
 	return last_error;
+}
+
+const struct rxd_conf *
+rxd_config(void)
+{
+	return &rxd_stk.conf;
 }
 
 bool
@@ -140,6 +147,23 @@ setup_ports(const struct rxd_conf *conf)
 }
 
 static int
+alloc_qp_tables(const struct rxd_conf *conf)
+{
+	unsigned int i;
+
+	rxd_stk.qp_table_len = RXD_QPN_FIRST + conf->max_qp;
+	for (i = 0; i < rxd_stk.n_ports; i++) {
+		rxd_stk.qp_table[i] = rte_zmalloc_socket("rxd_qps",
+			rxd_stk.qp_table_len * sizeof(struct rxd_qp_core *), 0,
+			rxd_stk.ports[i].socket);
+		if (rxd_stk.qp_table[i] == NULL)
+			return rxd_stack_fail(ENOMEM, "no memory for %u QPs",
+					      conf->max_qp);
+	}
+	return 0;
+}
+
+static int
 open_captures(const struct rxd_conf *conf)
 {
 	unsigned int i;
@@ -193,7 +217,7 @@ rxd_start_conf(const struct rxd_conf *conf)
 		rte_log_set_global_level(conf->log_level);
 	rte_log_set_level_pattern("rxd.*", conf->log_level);
 	if (setup_engines(conf) != 0 || setup_ports(conf) != 0 ||
-	    open_captures(conf) != 0) {
+	    alloc_qp_tables(conf) != 0 || open_captures(conf) != 0) {
 		rxd_stop();
 		return -1;
 	}
@@ -231,10 +255,28 @@ rxd_stop(void)
 		rxd_stk.ports[i].capture = NULL;
 		rxd_net_port_fini(&rxd_stk.net[i]);
 		rxd_port_close(&rxd_stk.ports[i]);
+		rte_free(rxd_stk.qp_table[i]);
 	}
 	for (i = 0; i < rxd_stk.n_engines; i++)
 		rxd_engine_fini(&rxd_stk.engines[i]);
 	memset(&rxd_stk, 0, sizeof(rxd_stk));
+}
+
+static int
+barrier_cmd(struct rxd_engine *e, void *arg)
+{
+	(void)e;
+	(void)arg;
+	return 0;
+}
+
+void
+rxd_sync_engines(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < rxd_stk.n_engines; i++)
+		rxd_engine_call(&rxd_stk.engines[i], barrier_cmd, NULL);
 }
 
 unsigned int

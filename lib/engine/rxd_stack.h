@@ -5,6 +5,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_engine.h"
+#include "rxd_qp_core.h"
 
 struct rxd_stack {
 	bool running;
@@ -16,6 +17,8 @@ struct rxd_stack {
 	unsigned int n_engines;
 	struct rxd_engine engines[RXD_MAX_ENGINES];
 	bool launched[RXD_MAX_ENGINES];
+	struct rxd_qp_core **qp_table[RXD_MAX_PORTS]; /**< by QPN */
+	uint32_t qp_table_len;
 };
 
 extern struct rxd_stack rxd_stk;

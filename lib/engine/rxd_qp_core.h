@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engine-side half of a queue pair: what the verbs layer hands to the
+ * engine that serves the QP (rings, CQs, state, attributes), the QP table
+ * the engines look packets' destination QPNs up in, and the doorbell that
+ * tells an engine a send queue has work.  The transport keeps its own state
+ * behind `transport`.
+ */
+#ifndef RXD_QP_CORE_H
+#define RXD_QP_CORE_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "rxd_wq.h"
+
+#define RXD_QPN_GSI 1               /**< QP1: connection management */
+#define RXD_QPN_FIRST 0x11          /**< first QPN given to applications */
+
+struct rxd_engine;
+
+/** Engine-side QP. */
+struct rxd_qp_core {
+	uint32_t qpn;
+	enum ibv_qp_type type;
+	unsigned int port;          /**< rxd port index */
+	struct rte_ring *sq;        /**< of struct rxd_send_wqe */
+	struct rte_ring *rq;        /**< of struct rxd_recv_wqe; NULL with SRQ */
+	struct rxd_cq_core *scq, *rcq;
+	bool sq_sig_all;
+	struct ibv_qp_attr attr;    /**< as last applied by ibv_modify_qp */
+	uint32_t doorbell;          /**< 1 while queued on the engine */
+	struct rxd_engine *engine;
+	void *transport;            /**< lib/transport's state */
+	/** Raise an affiliated asynchronous event (verbs layer). */
+	void (*async)(struct rxd_qp_core *qp, enum ibv_event_type ev);
+};
+
+/**
+ * Place a QP on the engine serving its port and publish it in the port's
+ * QP table.  @return 0 or a negative errno (-ENOSPC: QPN out of range).
+ */
+int rxd_qp_attach(struct rxd_qp_core *qp);
+
+/** Unpublish a QP and wait until no engine uses it. */
+void rxd_qp_detach(struct rxd_qp_core *qp);
+
+/**
+ * Apply checked attributes on the QP's engine (state, PSNs, path).
+ * @return 0 or a negative errno.
+ */
+int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
+		 int mask);
+
+/** Tell the QP's engine that its send queue has work. */
+void rxd_qp_doorbell(struct rxd_qp_core *qp);
+
+/** The QP with this QPN on a port, or NULL (engine side). */
+struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);
+
+#endif /* RXD_QP_CORE_H */

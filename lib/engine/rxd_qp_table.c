@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * QP placement and the per-port QP tables (see rxd_qp_core.h), and the
+ * state changes an engine applies itself: a QP entering ERR flushes every
+ * queued work request with IBV_WC_WR_FLUSH_ERR (signaled or not), a QP
+ * returning to RESET drops them silently.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+
+#include "rxd_qp_core.h"
+#include "rxd_stack.h"
+
+static struct rxd_qp_core **
+slot(unsigned int port, uint32_t qpn)
+{
+	if (port >= rxd_stk.n_ports || qpn >= rxd_stk.qp_table_len)
+		return NULL;
+	return &rxd_stk.qp_table[port][qpn];
+}
+
+struct rxd_qp_core *
+rxd_qp_lookup(unsigned int port, uint32_t qpn)
+{
+	struct rxd_qp_core **s = slot(port, qpn);
+
+	return s == NULL ? NULL : __atomic_load_n(s, __ATOMIC_ACQUIRE);
+}
+
+int
+rxd_qp_attach(struct rxd_qp_core *qp)
+{
+	struct rxd_qp_core **s = slot(qp->port, qp->qpn);
+	struct rxd_engine *e = rxd_stack_engine_of(qp->port);
+
+	if (s == NULL || e == NULL)
+		return -ENOSPC;
+	qp->engine = e;
+	__atomic_store_n(s, qp, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void
+rxd_qp_detach(struct rxd_qp_core *qp)
+{
+	struct rxd_qp_core **s = slot(qp->port, qp->qpn);
+
+	if (s != NULL)
+		__atomic_store_n(s, NULL, __ATOMIC_RELEASE);
+	rxd_sync_engines();
+}
+
+static void
+flush_sq(struct rxd_qp_core *qp)
+{
+	struct rxd_send_wqe w;
+	struct rxd_cqe c;
+
+	while (rte_ring_sc_dequeue_elem(qp->sq, &w, sizeof(w)) == 0) {
+		memset(&c, 0, sizeof(c));
+		c.wc.wr_id = w.wr_id;
+		c.wc.status = IBV_WC_WR_FLUSH_ERR;
+		c.wc.qp_num = qp->qpn;
+		c.sq_retired = 1;
+		rxd_cq_complete(qp->scq, &c, false);
+	}
+}
+
+static void
+flush_rq(struct rxd_qp_core *qp)
+{
+	struct rxd_recv_wqe w;
+	struct rxd_cqe c;
+
+	if (qp->rq == NULL)
+		return;
+	while (rte_ring_sc_dequeue_elem(qp->rq, &w, sizeof(w)) == 0) {
+		memset(&c, 0, sizeof(c));
+		c.wc.wr_id = w.wr_id;
+		c.wc.status = IBV_WC_WR_FLUSH_ERR;
+		c.wc.opcode = IBV_WC_RECV;
+		c.wc.qp_num = qp->qpn;
+		rxd_cq_complete(qp->rcq, &c, false);
+	}
+}
+
+static void
+drop_all(struct rte_ring *r)
+{
+	if (r != NULL)
+		rte_ring_reset(r);
+}
+
+struct apply_arg {
+	struct rxd_qp_core *qp;
+	const struct ibv_qp_attr *attr;
+	int mask;
+};
+
+static int
+apply_cmd(struct rxd_engine *e, void *arg)
+{
+	struct apply_arg *a = arg;
+	struct rxd_qp_core *qp = a->qp;
+	enum ibv_qp_state to = (a->mask & IBV_QP_STATE) ? a->attr->qp_state :
+		qp->attr.qp_state;
+
+	(void)e;
+	qp->attr = *a->attr;
+	qp->attr.qp_state = to;
+	if (to == IBV_QPS_ERR) {
+		flush_sq(qp);
+		flush_rq(qp);
+	} else if (to == IBV_QPS_RESET) {
+		drop_all(qp->sq);
+		drop_all(qp->rq);
+	}
+	return 0;
+}
+
+int
+rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
+	     int mask)
+{
+	struct apply_arg a = { .qp = qp, .attr = attr, .mask = mask };
+
+	return rxd_engine_call(qp->engine, apply_cmd, &a);
+}
+
+void
+rxd_qp_doorbell(struct rxd_qp_core *qp)
+{
+	if (__atomic_exchange_n(&qp->doorbell, 1, __ATOMIC_ACQ_REL) == 0 &&
+	    rte_ring_mp_enqueue(qp->engine->doorbells, qp) != 0)
+		__atomic_store_n(&qp->doorbell, 0, __ATOMIC_RELEASE);
+}
