@@ -59,6 +59,18 @@ unsigned int rxd_poll(void);
  */
 void rxd_sync_engines(void);
 
+/**
+ * True when some engine has no lcore of its own, so the application's
+ * threads drive it through rxd_poll() (ibv_poll_cq does so when idle).
+ */
+bool rxd_inline_progress(void);
+
+/** Called on an engine lcore when a port's link goes up or down. */
+typedef void (*rxd_port_event_fn)(unsigned int port, bool up);
+
+/** Install the (single) port event handler; NULL removes it. */
+void rxd_set_port_event_handler(rxd_port_event_fn fn);
+
 /** Number of rxd ports (rxd0, rxd1, ...). */
 unsigned int rxd_port_count(void);
 

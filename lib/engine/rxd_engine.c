@@ -191,6 +191,7 @@ link_poll(struct rxd_engine_port *ep)
 		ep->port->index, ep->port->link_up ? "up" : "down");
 	if (ep->port->link_up)
 		rxd_net_announce(ep->net);
+	rxd_stack_port_event(ep->port->index, ep->port->link_up);
 }
 
 static void

@@ -18,6 +18,7 @@
 #include "rxd_config.h"
 #include "rxd_net.h"
 #include "rxd_port.h"
+#include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
 #define RXD_RX_BURST 32
@@ -72,8 +73,6 @@ struct rxd_engine {
 	struct rxd_engine_stats stats;
 };
 
-/** A control command: fn runs on the engine's lcore. */
-typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
 
 /** Prepare an engine (ring, idle policy); ports are added after. */
 int rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
@@ -101,6 +100,9 @@ void rxd_engine_stop(struct rxd_engine *e);
  * the caller waits for the engine to run it.
  */
 int rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
+
+/** Report a port's link change to the installed handler (rxd_stack.c). */
+void rxd_stack_port_event(unsigned int port, bool up);
 
 /** Queue a frame for transmission on a binding (flushed in bursts). */
 void rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m);

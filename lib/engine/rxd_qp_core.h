@@ -20,6 +20,15 @@
 
 struct rxd_engine;
 
+/** A control command: fn runs on the engine's lcore. */
+typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
+
+/**
+ * Run fn on the engine serving an rxd port and return its result
+ * (-ENODEV without such a port).
+ */
+int rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg);
+
 /** Engine-side QP. */
 struct rxd_qp_core {
 	uint32_t qpn;
@@ -27,6 +36,7 @@ struct rxd_qp_core {
 	unsigned int port;          /**< rxd port index */
 	struct rte_ring *sq;        /**< of struct rxd_send_wqe */
 	struct rte_ring *rq;        /**< of struct rxd_recv_wqe; NULL with SRQ */
+	struct rxd_srq_core *srq;   /**< shared receive queue, or NULL */
 	struct rxd_cq_core *scq, *rcq;
 	bool sq_sig_all;
 	struct ibv_qp_attr attr;    /**< as last applied by ibv_modify_qp */

@@ -35,7 +35,7 @@ rxd_stack_fail(int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
-	rte_log(RTE_LOG_ERR, rxd_logtype_stack, "rxd: %s\n", last_error);
+	rte_log(RTE_LOG_DEBUG, rxd_logtype_stack, "rxd: %s\n", last_error);
 	errno = err;
 	return -1;
 }
@@ -277,6 +277,43 @@ rxd_sync_engines(void)
 
 	for (i = 0; i < rxd_stk.n_engines; i++)
 		rxd_engine_call(&rxd_stk.engines[i], barrier_cmd, NULL);
+}
+
+static rxd_port_event_fn port_event_fn;
+
+void
+rxd_set_port_event_handler(rxd_port_event_fn fn)
+{
+	__atomic_store_n(&port_event_fn, fn, __ATOMIC_RELEASE);
+}
+
+void
+rxd_stack_port_event(unsigned int port, bool up)
+{
+	rxd_port_event_fn fn = __atomic_load_n(&port_event_fn,
+					       __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		fn(port, up);
+}
+
+bool
+rxd_inline_progress(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < rxd_stk.n_engines; i++)
+		if (!rxd_stk.launched[i])
+			return true;
+	return false;
+}
+
+int
+rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg)
+{
+	struct rxd_engine *e = rxd_stack_engine_of(port);
+
+	return e == NULL ? -ENODEV : rxd_engine_call(e, fn, arg);
 }
 
 unsigned int

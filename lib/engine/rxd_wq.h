@@ -79,6 +79,13 @@ struct rxd_cq_core {
 	void (*event)(struct rxd_cq_core *cq, enum rxd_cq_event ev);
 };
 
+/** Engine-facing part of a shared receive queue. */
+struct rxd_srq_core {
+	struct rte_ring *ring;      /**< of struct rxd_recv_wqe */
+	uint32_t limit;             /**< armed limit, 0 = not armed */
+	void (*event)(struct rxd_srq_core *srq, enum ibv_event_type ev);
+};
+
 /**
  * Deliver a completion to a CQ (engine side).  Wakes an armed CQ (any
  * completion, or only a solicited one / an error when armed for solicited).

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/verbs: the libibverbs API and ABI over rxd.  This header owns the
+ * provider-side objects behind the verbs handles (device, context, PD, MR,
+ * CQ, QP) and the helpers the rxd_verbs_*.c files share.  Applications see
+ * only <infiniband/verbs.h>.
+ */
+#ifndef RXD_VERBS_H
+#define RXD_VERBS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "rxd/rxd.h"
+#include "rxd_wq.h"
+
+#define RXD_VENDOR_ID 0x000000       /* none: not mlx5/EFA (perftest) */
+#define RXD_VENDOR_PART_ID 0x7278    /* "rx" */
+#define RXD_MAX_RD_ATOMIC 16
+#define RXD_MAX_PD (1u << 20)
+#define RXD_MAX_AH (1u << 20)
+#define RXD_MAX_MSG_SZ 0x80000000u
+#define RXD_LOCAL_ACK_DELAY 15
+#define RXD_GID_TBL_LEN 16
+#define RXD_PKEY_TBL_LEN 1
+
+/** One verbs device per rxd port: rxd0, rxd1, ... */
+struct rxd_device {
+	struct ibv_device ibdev;
+	unsigned int port;          /**< rxd port index */
+	uint64_t guid;              /**< EUI-64 of the port MAC, big-endian */
+};
+
+/** Asynchronous event waiting for ibv_get_async_event(). */
+struct rxd_async_event {
+	struct ibv_async_event ev;
+	struct rxd_async_event *next;
+};
+
+/** An opened device. The verbs_context must come first. */
+struct rxd_context {
+	struct verbs_context vctx;
+	struct rxd_device *dev;
+	uint32_t ib_mtu;            /**< active IB MTU in bytes (UD limit) */
+	pthread_mutex_t async_lock;
+	struct rxd_async_event *async_head, *async_tail;
+	unsigned int n_pd, n_mr, n_cq, n_qp, n_srq, n_ah;
+	struct rxd_context *next;   /**< in rxd_verbs.contexts */
+};
+
+struct rxd_pd {
+	struct ibv_pd ibpd;
+	unsigned int users;         /**< MRs, QPs, SRQs, AHs on it */
+};
+
+/** Everything lib/verbs knows of the running device set. */
+struct rxd_verbs {
+	pthread_mutex_t lock;
+	unsigned int n_devices;
+	struct rxd_device *devices;
+	struct rxd_conf conf;       /**< limits advertised by query_device */
+	struct rxd_context *contexts; /**< open contexts, for port events */
+};
+
+extern struct rxd_verbs rxd_verbs;
+
+static inline struct rxd_context *
+rxd_ctx(struct ibv_context *c)
+{
+	return (struct rxd_context *)((char *)c -
+		__builtin_offsetof(struct rxd_context, vctx.context));
+}
+
+static inline struct rxd_pd *
+rxd_pd(struct ibv_pd *pd)
+{
+	return (struct rxd_pd *)pd;
+}
+
+/**
+ * Make sure rxd runs: start EAL from RXD_EAL_ARGS if the program has not
+ * started it, then rxd from RXD_CONFIG/RXD_* (lazy start for unmodified
+ * verbs programs).  @return 0 or an errno value.
+ */
+int rxd_verbs_start(void);
+
+/** Fill attributes that query_device and query_device_ex share. */
+void rxd_verbs_device_attr(struct rxd_context *ctx,
+			   struct ibv_device_attr *attr);
+
+/** Queue an asynchronous event for ibv_get_async_event(). */
+void rxd_verbs_async_push(struct rxd_context *ctx,
+			  const struct ibv_async_event *ev);
+
+/** verbs_context query_port operation (also behind ibv_query_port). */
+int rxd_verbs_query_port(struct ibv_context *context, uint8_t port_num,
+			 struct ibv_port_attr *port_attr, size_t port_attr_len);
+
+/** verbs_context query_device_ex operation. */
+int rxd_verbs_query_device_ex(struct ibv_context *context,
+			      const struct ibv_query_device_ex_input *input,
+			      struct ibv_device_attr_ex *attr, size_t attr_size);
+
+/** Install the verbs_context operations (rxd_verbs_ops.c). */
+void rxd_verbs_set_ops(struct rxd_context *ctx);
+
+#endif /* RXD_VERBS_H */

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Lazy start for unmodified verbs programs: the first ibv_get_device_list()
+ * initialises EAL from RXD_EAL_ARGS (unless the program already did) and
+ * starts rxd from RXD_CONFIG / RXD_ADDR / RXD_MTU / RXD_LOG.  The calling
+ * thread becomes the EAL main lcore; engines run on the other lcores.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "rxd_verbs.h"
+
+#define MAX_EAL_ARGS 64
+
+struct rxd_verbs rxd_verbs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Split RXD_EAL_ARGS on blanks into argv (no quoting: EAL args need none). */
+static int
+split_args(char *s, char **argv, int max)
+{
+	int argc = 0;
+	char *save = NULL, *tok;
+
+	argv[argc++] = "rxd";
+	for (tok = strtok_r(s, " \t\n", &save); tok != NULL && argc < max - 1;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+static int
+start_eal(void)
+{
+	static char args[4096];
+	char *argv[MAX_EAL_ARGS];
+	const char *env = getenv("RXD_EAL_ARGS");
+	int argc;
+
+	if (env == NULL || env[0] == '\0') {
+		fprintf(stderr, "rxd: DPDK is not initialised and RXD_EAL_ARGS "
+			"is not set; set it to the EAL command line, e.g. "
+			"RXD_EAL_ARGS=\"-l 0-1 --no-pci --no-huge -m 512 "
+			"--vdev=net_memif0,role=server,socket=/tmp/rxd.sock,"
+			"socket-abstract=no\"\n");
+		return ENODEV;
+	}
+	if (strlen(env) >= sizeof(args)) {
+		fprintf(stderr, "rxd: RXD_EAL_ARGS is too long\n");
+		return E2BIG;
+	}
+	strcpy(args, env);
+	argc = split_args(args, argv, MAX_EAL_ARGS);
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr, "rxd: EAL initialisation from RXD_EAL_ARGS "
+			"failed: %s\n", rte_strerror(rte_errno));
+		return rte_errno ? rte_errno : EINVAL;
+	}
+	return 0;
+}
+
+static bool eal_ours;
+
+/* A lazily started stack stops with the program: engines must not be
+ * polling a port while exit() tears the process down. */
+static void
+stop_at_exit(void)
+{
+	rxd_stop();
+	if (eal_ours)
+		rte_eal_cleanup();
+}
+
+int
+rxd_verbs_start(void)
+{
+	char *argv[] = { "rxd", NULL };
+	int argc = 1, rc;
+
+	if (rxd_running())
+		return 0;
+	if (rte_lcore_count() == 0) {
+		rc = start_eal();
+		if (rc != 0)
+			return rc;
+		eal_ours = true;
+	}
+	if (rxd_start(&argc, argv) != 0) {
+		rc = errno;
+		fprintf(stderr, "rxd: %s\n", rxd_last_error());
+		return rc;
+	}
+	atexit(stop_at_exit);
+	return 0;
+}
