@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Frame capture to a pcapng file (rte_pcapng): every frame a port receives
- * or sends, after fault injection on receive and before it on transmit, so
- * the file shows what really crossed the wire.
+ * or sends, taken before fault injection in both directions, so the file
+ * shows what the stack sent and what arrived from the wire.
  */
 #ifndef RXD_CAPTURE_H
 #define RXD_CAPTURE_H

@@ -30,10 +30,6 @@ static const struct {
 		"tx-udp-cksum" },
 	{ RXD_OFF_TX_MULTI_SEG, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, true,
 		"tx-multi-seg" },
-	{ RXD_OFF_TX_VLAN_INSERT, RTE_ETH_TX_OFFLOAD_VLAN_INSERT, true,
-		"tx-vlan-insert" },
-	{ RXD_OFF_RX_VLAN_STRIP, RTE_ETH_RX_OFFLOAD_VLAN_STRIP, false,
-		"rx-vlan-strip" },
 	{ RXD_OFF_RX_IPV4_CKSUM, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, false,
 		"rx-ipv4-cksum" },
 	{ RXD_OFF_RX_RSS, RTE_ETH_RX_OFFLOAD_RSS_HASH, false, "rx-rss" },
@@ -55,22 +51,23 @@ rxd_port_offload_str(uint32_t offloads, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-/* Pick the offloads the device has; VLAN ones only with a VLAN. */
+/*
+ * Pick the offloads the device has.  VLAN tags are written and read in
+ * software (lib/wire, lib/net), so VLAN insert/strip stay off.
+ */
 static void
 pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
-	      const struct rxd_conf_port *conf, struct rte_eth_conf *ec)
+	      struct rte_eth_conf *ec)
 {
 	size_t i;
 
 	for (i = 0; i < N_OFFLOADS; i++) {
 		uint64_t capa = offload_table[i].tx ? info->tx_offload_capa :
 			info->rx_offload_capa;
-		bool vlan = offload_table[i].rxd &
-			(RXD_OFF_TX_VLAN_INSERT | RXD_OFF_RX_VLAN_STRIP);
 		bool rss = offload_table[i].rxd & RXD_OFF_RX_RSS;
 
 		if (!(capa & offload_table[i].dev_capa) ||
-		    (vlan && conf->vlan == 0) || (rss && p->nb_rxq < 2))
+		    (rss && p->nb_rxq < 2))
 			continue;
 		p->offloads |= offload_table[i].rxd;
 		if (offload_table[i].tx)
@@ -151,7 +148,7 @@ configure(struct rxd_port *p, const struct rxd_conf_port *conf,
 	p->nb_rxq = queues(conf->rx_queues, info.max_rx_queues);
 	p->nb_txq = queues(conf->tx_queues, info.max_tx_queues);
 	memset(&ec, 0, sizeof(ec));
-	pick_offloads(p, &info, conf, &ec);
+	pick_offloads(p, &info, &ec);
 	if (conf->mtu > info.max_mtu || conf->mtu < info.min_mtu) {
 		snprintf(err, errlen, "port %u (%s): MTU %u outside the "
 			 "device's range %u..%u", p->port_id, p->driver,
@@ -331,6 +328,19 @@ rxd_port_link_poll(struct rxd_port *p)
 		return false;
 	p->link_up = up;
 	return true;
+}
+
+unsigned int
+rxd_port_list(uint16_t *ids, unsigned int max)
+{
+	unsigned int n = 0;
+	uint16_t pid;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (n < max)
+			ids[n++] = pid;
+	}
+	return n;
 }
 
 int

@@ -24,10 +24,8 @@ enum rxd_port_offload {
 	RXD_OFF_TX_IPV4_CKSUM = 1u << 0,
 	RXD_OFF_TX_UDP_CKSUM = 1u << 1,
 	RXD_OFF_TX_MULTI_SEG = 1u << 2,
-	RXD_OFF_TX_VLAN_INSERT = 1u << 3,
-	RXD_OFF_RX_VLAN_STRIP = 1u << 4,
-	RXD_OFF_RX_RSS = 1u << 5,
-	RXD_OFF_RX_IPV4_CKSUM = 1u << 6,
+	RXD_OFF_RX_RSS = 1u << 3,
+	RXD_OFF_RX_IPV4_CKSUM = 1u << 4,
 };
 
 /** Frame counters of a port (fault and capture counters are separate). */
@@ -92,6 +90,9 @@ bool rxd_port_link_poll(struct rxd_port *p);
 
 /** Names of the offloads in use, comma separated. */
 void rxd_port_offload_str(uint32_t offloads, char *buf, size_t len);
+
+/** DPDK port ids of the available ports, at most max. @return count. */
+unsigned int rxd_port_list(uint16_t *ids, unsigned int max);
 
 /** Build two connected net_ring ports (A's tx is B's rx and back). */
 int rxd_port_ring_pair(const char *name_a, const char *name_b, int socket,

@@ -130,7 +130,8 @@ int rxd_ping(unsigned int port, const uint8_t gid[16], unsigned int count,
 /** Counters of one port (DESIGN.md section 8). */
 struct rxd_port_counters {
 	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes, tx_full;
-	uint64_t roce_rx, roce_not_local, roce_unknown_qp, other_dropped;
+	uint64_t roce_rx, roce_not_local, roce_unknown_qp, roce_bad_peer;
+	uint64_t other_dropped;
 	uint64_t wire_err[32];     /**< by enum rxd_wire_err */
 	uint64_t arp_rx, arp_tx, nd_rx, nd_tx;
 	uint64_t echo_answered, echo_replies;
@@ -144,6 +145,26 @@ struct rxd_port_counters {
 
 /** Read the counters of a port. @return 0 or -1 (errno ENODEV). */
 int rxd_port_counters(unsigned int port, struct rxd_port_counters *c);
+
+/** Transport counters of one QP (DESIGN.md section 8). */
+struct rxd_qp_stats {
+	uint64_t tx_pkts, rx_pkts;
+	uint64_t retransmits;      /**< go-back-N rewinds */
+	uint64_t timeouts;         /**< retransmit timer expiries */
+	uint64_t rnr_waits;        /**< RNR NAKs obeyed */
+	uint64_t naks_rx[5];       /**< by NAK code: PSN sequence .. RD */
+	uint64_t naks_tx[5];
+	uint64_t rnr_naks_tx;
+	uint64_t duplicates;       /**< duplicate requests or responses */
+	uint64_t out_of_sequence;  /**< requests ahead of the expected PSN */
+	uint64_t bad_addr;         /**< wrong service or P_Key */
+};
+
+/**
+ * Read the transport counters of QP @p qpn on rxd port @p port.
+ * @return 0 or -1 (errno ENODEV, ENOENT).
+ */
+int rxd_qp_stats(unsigned int port, uint32_t qpn, struct rxd_qp_stats *s);
 
 /** Name of wire error @p i, for printing rxd_port_counters.wire_err. */
 const char *rxd_wire_err_name(unsigned int i);

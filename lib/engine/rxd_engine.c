@@ -3,6 +3,7 @@
  * The engine loop (see rxd_engine.h) and its idle back-off.
  */
 #include <errno.h>
+#include <string.h>
 #include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <rte_log.h>
 #include <rte_pause.h>
 
+#include "rxd/rxd.h"
 #include "rxd_engine.h"
 
 RTE_LOG_REGISTER(rxd_logtype_engine, rxd.engine, NOTICE);
@@ -102,10 +104,27 @@ rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	ep->tx[ep->n_tx++] = m;
 }
 
+/* A connected QP hears only its peer, at the address it was given. */
+static bool
+from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
+{
+	uint8_t sgid[RXD_GID_LEN];
+
+	if (qp->type == IBV_QPT_UD)
+		return true;
+	if (memcmp(pkt->sgid, qp->attr.ah_attr.grh.dgid.raw, RXD_GID_LEN))
+		return false;
+	return rxd_query_gid(qp->port, qp->attr.ah_attr.grh.sgid_index,
+			     sgid) == 0 &&
+		memcmp(pkt->dgid, sgid, RXD_GID_LEN) == 0;
+}
+
 static void
 roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	   const struct rxd_pkt *pkt)
 {
+	struct rxd_qp_core *qp;
+
 	ep->roce.rx++;
 	if (!rxd_net_l2_accept(ep->net, pkt) ||
 	    !rxd_net_is_local(ep->net, pkt->dgid)) {
@@ -113,9 +132,18 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		rte_pktmbuf_free(m);
 		return;
 	}
-	/* No transport is attached yet: every QP is unknown. */
-	ep->roce.unknown_qp++;
-	rte_pktmbuf_free(m);
+	qp = rxd_qp_lookup(ep->port->index, pkt->dqpn);
+	if (qp == NULL) {
+		ep->roce.unknown_qp++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (!from_peer(qp, pkt)) {
+		ep->roce.bad_peer++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	rxd_transport_rx(qp, m, pkt);
 }
 
 static void
@@ -210,6 +238,23 @@ tick(struct rxd_engine *e, uint64_t now)
 	}
 }
 
+/* Run the send queues that rang; a QP with work left rings again. */
+static unsigned int
+run_doorbells(struct rxd_engine *e)
+{
+	struct rxd_qp_core *qps[RXD_RX_BURST];
+	unsigned int n, i;
+
+	n = rte_ring_sc_dequeue_burst(e->doorbells, (void **)qps,
+				      RXD_RX_BURST, NULL);
+	for (i = 0; i < n; i++) {
+		__atomic_store_n(&qps[i]->doorbell, 0, __ATOMIC_RELEASE);
+		if (rxd_transport_sq(qps[i]))
+			rxd_qp_doorbell(qps[i]);
+	}
+	return n;
+}
+
 unsigned int
 rxd_engine_poll(struct rxd_engine *e)
 {
@@ -219,7 +264,10 @@ rxd_engine_poll(struct rxd_engine *e)
 	for (i = 0; i < e->n_ports; i++)
 		work += rx_port(&e->ports[i]);
 	work += run_commands(e);
+	work += run_doorbells(e);
 	now = rte_rdtsc();
+	if (e->timers.head != NULL)
+		rxd_transport_timers(&e->timers, now);
 	if (now >= e->next_tick) {
 		e->next_tick = now + e->tick_tsc;
 		tick(e, now);

@@ -19,6 +19,7 @@
 #include "rxd_net.h"
 #include "rxd_port.h"
 #include "rxd_qp_core.h"
+#include "rxd_transport.h"
 #include "rxd_wire.h"
 
 #define RXD_RX_BURST 32
@@ -31,6 +32,7 @@ struct rxd_roce_stats {
 	uint64_t wire_err[RXD_WIRE_ERR_MAX];  /**< dropped, by reason */
 	uint64_t not_local;                   /**< destination IP not ours */
 	uint64_t unknown_qp;                  /**< no such QP */
+	uint64_t bad_peer;                    /**< not from the QP's peer */
 	uint64_t other_dropped;               /**< other UDP, unknown L3 */
 };
 
@@ -60,6 +62,7 @@ struct rxd_engine {
 	unsigned int n_ports;
 	struct rte_ring *ctrl;
 	struct rte_ring *doorbells;   /**< QPs whose send queue has work */
+	struct rxd_timers timers;     /**< QPs with a running timer */
 	enum rxd_idle_policy idle;
 	uint32_t idle_spins;
 	uint32_t idle_sleep_max_us;

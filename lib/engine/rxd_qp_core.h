@@ -63,6 +63,12 @@ void rxd_qp_detach(struct rxd_qp_core *qp);
 int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
 		 int mask);
 
+/**
+ * Complete every WR still queued in the QP's send and receive rings (or
+ * its SRQ's share: none) with IBV_WC_WR_FLUSH_ERR (engine side).
+ */
+void rxd_qp_flush(struct rxd_qp_core *qp);
+
 /** Tell the QP's engine that its send queue has work. */
 void rxd_qp_doorbell(struct rxd_qp_core *qp);
 

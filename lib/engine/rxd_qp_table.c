@@ -12,6 +12,7 @@
 
 #include "rxd_qp_core.h"
 #include "rxd_stack.h"
+#include "rxd_transport.h"
 
 static struct rxd_qp_core **
 slot(unsigned int port, uint32_t qpn)
@@ -29,15 +30,56 @@ rxd_qp_lookup(unsigned int port, uint32_t qpn)
 	return s == NULL ? NULL : __atomic_load_n(s, __ATOMIC_ACQUIRE);
 }
 
+/* Frames of a QP leave through lib/net, which fills in the MAC. */
+static void
+qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rte_mbuf *m)
+{
+	struct rxd_engine_port *ep = ctx;
+
+	rxd_net_output(ep->net, dgid, m);
+}
+
+static int
+gid_of_port(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN])
+{
+	return rxd_query_gid(port, i, gid);
+}
+
+static int
+bind_cmd(struct rxd_engine *e, void *arg)
+{
+	struct rxd_qp_core *qp = arg;
+	struct rxd_xmit x = { .send = qp_send, .gid = gid_of_port };
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct rxd_engine_port *ep = &e->ports[i];
+
+		if (ep->port->index != qp->port)
+			continue;
+		x.ctx = ep;
+		x.pool = ep->port->pool;
+		x.vlan = ep->net->vlan;
+		memcpy(x.smac, ep->port->mac.addr_bytes, RXD_ETH_ALEN);
+		rxd_transport_bind(qp, &x, &e->timers);
+		return 0;
+	}
+	return -ENODEV;
+}
+
 int
 rxd_qp_attach(struct rxd_qp_core *qp)
 {
 	struct rxd_qp_core **s = slot(qp->port, qp->qpn);
 	struct rxd_engine *e = rxd_stack_engine_of(qp->port);
+	int rc;
 
 	if (s == NULL || e == NULL)
 		return -ENOSPC;
 	qp->engine = e;
+	rc = rxd_engine_call(e, bind_cmd, qp);
+	if (rc != 0)
+		return rc;
 	__atomic_store_n(s, qp, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -86,6 +128,13 @@ flush_rq(struct rxd_qp_core *qp)
 	}
 }
 
+void
+rxd_qp_flush(struct rxd_qp_core *qp)
+{
+	flush_sq(qp);
+	flush_rq(qp);
+}
+
 static void
 drop_all(struct rte_ring *r)
 {
@@ -107,16 +156,16 @@ apply_cmd(struct rxd_engine *e, void *arg)
 	enum ibv_qp_state to = (a->mask & IBV_QP_STATE) ? a->attr->qp_state :
 		qp->attr.qp_state;
 
+	enum ibv_qp_state from = qp->attr.qp_state;
+
 	(void)e;
 	qp->attr = *a->attr;
 	qp->attr.qp_state = to;
-	if (to == IBV_QPS_ERR) {
-		flush_sq(qp);
-		flush_rq(qp);
-	} else if (to == IBV_QPS_RESET) {
+	if (to == IBV_QPS_RESET) {
 		drop_all(qp->sq);
 		drop_all(qp->rq);
 	}
+	rxd_transport_modify(qp, from);
 	return 0;
 }
 

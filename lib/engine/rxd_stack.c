@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
-#include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
@@ -121,28 +120,26 @@ setup_engines(const struct rxd_conf *conf)
 static int
 setup_ports(const struct rxd_conf *conf)
 {
+	uint16_t ids[RXD_MAX_PORTS];
+	unsigned int i, n = rxd_port_list(ids, RXD_MAX_PORTS);
 	char err[256];
-	uint16_t pid;
-	unsigned int i = 0;
 
-	RTE_ETH_FOREACH_DEV(pid) {
+	for (i = 0; i < n; i++) {
 		struct rxd_port *p = &rxd_stk.ports[i];
 		struct rxd_engine *e = &rxd_stk.engines[i % rxd_stk.n_engines];
 
-		if (i == RXD_MAX_PORTS)
-			break;
-		if (rxd_port_setup(p, pid, (uint16_t)i, &conf->port[i],
+		if (rxd_port_setup(p, ids[i], (uint16_t)i, &conf->port[i],
 				   conf->mbufs, err, sizeof(err)) != 0)
 			return rxd_stack_fail(EIO, "%s", err);
-		rxd_stk.n_ports = ++i;
+		rxd_stk.n_ports = i + 1;
 		rxd_net_port_init(&rxd_stk.net[p->index], &conf->port[p->index],
 				  &p->mac, p->pool, NULL, NULL);
 		rxd_engine_add_port(e, p, &rxd_stk.net[p->index], 0, 0);
 		rxd_stk.port_engine[p->index] = e;
 	}
 	if (rxd_stk.n_ports == 0)
-		return rxd_stack_fail(ENODEV, "no DPDK port: give one on the EAL command "
-			    "line (--vdev=net_memif0,... or -a PCI)");
+		return rxd_stack_fail(ENODEV, "no DPDK port: give one on the "
+			"EAL command line (--vdev=net_memif0,... or -a PCI)");
 	return 0;
 }
 
@@ -217,11 +214,15 @@ rxd_start_conf(const struct rxd_conf *conf)
 		rte_log_set_global_level(conf->log_level);
 	rte_log_set_level_pattern("rxd.*", conf->log_level);
 	if (setup_engines(conf) != 0 || setup_ports(conf) != 0 ||
-	    alloc_qp_tables(conf) != 0 || open_captures(conf) != 0) {
+	    alloc_qp_tables(conf) != 0) {
 		rxd_stop();
 		return -1;
 	}
 	rxd_stk.running = true;
+	if (open_captures(conf) != 0) {
+		rxd_stop();
+		return -1;
+	}
 	launch();
 	rte_log(RTE_LOG_INFO, rxd_logtype_stack,
 		"rxd: %u port(s), %u engine(s)\n", rxd_stk.n_ports, rxd_stk.n_engines);

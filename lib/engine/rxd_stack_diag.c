@@ -22,6 +22,7 @@ add_roce(struct rxd_port_counters *c, const struct rxd_roce_stats *r)
 	c->roce_rx += r->rx;
 	c->roce_not_local += r->not_local;
 	c->roce_unknown_qp += r->unknown_qp;
+	c->roce_bad_peer += r->bad_peer;
 	c->other_dropped += r->other_dropped;
 	for (i = 0; i < RXD_WIRE_ERR_MAX; i++)
 		c->wire_err[i] += r->wire_err[i];
@@ -98,6 +99,38 @@ rxd_port_counters(unsigned int port, struct rxd_port_counters *c)
 	if (e == NULL)
 		return -1;
 	return rxd_engine_call(e, counters_cmd, &a);
+}
+
+struct qp_stats_arg {
+	struct rxd_qp_core *qp;
+	struct rxd_qp_stats *s;
+};
+
+static int
+qp_stats_cmd(struct rxd_engine *e, void *arg)
+{
+	struct qp_stats_arg *a = arg;
+	struct rxd_qp_counters c;
+
+	(void)e;
+	rxd_transport_counters(a->qp, &c);
+	RTE_BUILD_BUG_ON(sizeof(c) != sizeof(*a->s));
+	memcpy(a->s, &c, sizeof(c));
+	return 0;
+}
+
+int
+rxd_qp_stats(unsigned int port, uint32_t qpn, struct rxd_qp_stats *s)
+{
+	struct rxd_engine *e = rxd_stack_engine_of(port);
+	struct qp_stats_arg a = { .s = s };
+
+	if (e == NULL)
+		return -1;
+	a.qp = rxd_qp_lookup(port, qpn);
+	if (a.qp == NULL)
+		return rxd_stack_fail(ENOENT, "port %u has no QP %u", port, qpn);
+	return rxd_engine_call(e, qp_stats_cmd, &a);
 }
 
 const char *

@@ -16,6 +16,7 @@
 #include <rte_lcore.h>
 
 #include "rxd_qp.h"
+#include "rxd_transport.h"
 
 static uint32_t ring_serial;
 
@@ -136,7 +137,8 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 		return ENOMEM;
 	if (qpn_alloc(core->port, &core->qpn) != 0)
 		return ENOMEM;
-	if (rxd_qp_attach(core) != 0) {
+	if (rxd_transport_init(core, a->cap.max_send_wr) != 0 ||
+	    rxd_qp_attach(core) != 0) {
 		qpn_free(core->port, core->qpn);
 		return ENOMEM;
 	}
@@ -146,6 +148,7 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 static void
 free_core(struct rxd_qp *qp)
 {
+	rxd_transport_fini(&qp->core);
 	rte_ring_free(qp->core.sq);
 	rte_ring_free(qp->core.rq);
 	if (qp->core.srq != NULL)
@@ -281,6 +284,17 @@ qkey_allowed(uint32_t qkey)
 	return d[CAP_NET_RAW / 32].effective & (1u << (CAP_NET_RAW % 32));
 }
 
+/* The engine moves a QP to ERR on its own (transport errors). */
+static void
+sync_state(struct rxd_qp *qp)
+{
+	if (__atomic_load_n(&qp->core.attr.qp_state, __ATOMIC_ACQUIRE) ==
+	    IBV_QPS_ERR && qp->st.attr.qp_state != IBV_QPS_RESET) {
+		qp->st.attr.qp_state = IBV_QPS_ERR;
+		qp->qpx.qp_base.state = IBV_QPS_ERR;
+	}
+}
+
 int
 ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 {
@@ -290,6 +304,7 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 
 	limits(qp, &lim);
 	pthread_mutex_lock(&ibqp->mutex);
+	sync_state(qp);
 	rc = rxd_qp_attr_check(&qp->st, attr, attr_mask, &lim);
 	if (rc == 0 && (attr_mask & IBV_QP_QKEY) && !qkey_allowed(attr->qkey))
 		rc = EPERM;
@@ -310,6 +325,7 @@ ibv_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask,
 
 	(void)attr_mask;  /* every attribute is returned, as rxe does */
 	pthread_mutex_lock(&ibqp->mutex);
+	sync_state(qp);
 	*attr = qp->st.attr;
 	pthread_mutex_unlock(&ibqp->mutex);
 	memset(init_attr, 0, sizeof(*init_attr));

@@ -47,7 +47,7 @@ for _ in $(seq 100); do # the client needs the server's socket
 done
 # shellcheck disable=SC2046
 "$peer" $(eal client c) -- --ip 10.0.0.2/24 --ip fd00::2/64 \
-	--wait-link 10000 --ping 10.0.0.1,5 --ping fd00::1,5 --serve 1500 \
+	--set "port0.capture=$dir/client.pcapng" --wait-link 10000 --ping 10.0.0.1,5 --ping fd00::1,5 --serve 1500 \
 	--show >"$dir/client.log" 2>&1
 crc=$?
 wait "$spid"
@@ -68,6 +68,8 @@ if command -v tshark >/dev/null; then
 	check "capture has ARP" grep -q "ARP" "$dir/tshark.txt"
 	check "capture has ICMP echo" grep -q "Echo (ping) reply" "$dir/tshark.txt"
 	check "capture has ICMPv6 ND" grep -q "Neighbor" "$dir/tshark.txt"
+	check "the port0.capture key captures from the start" \
+		sh -c "tshark -r '$dir/client.pcapng' | grep -q 'ARP Announcement for 10.0.0.2'"
 else
 	echo "SKIP: tshark not installed; capture not decoded"
 fi

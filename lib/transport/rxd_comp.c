@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Completer: ACKs, NAKs, READ responses and atomic ACKs retire send WQEs
+ * in order and generate their completions; sequence NAKs, implied NAKs and
+ * timeouts rewind the requester (go-back-N) and spend retry_cnt; RNR NAKs
+ * wait the encoded RNR time and spend rnr_retry; remote errors fail the
+ * WQE and move the QP to ERR.
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "rxd_rc.h"
+
+/* IBTA RNR timer encoding, in microseconds (0 is the largest). */
+static const uint32_t rnr_us[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+static const enum ibv_wc_opcode wc_opcode[] = {
+	[IBV_WR_RDMA_WRITE] = IBV_WC_RDMA_WRITE,
+	[IBV_WR_RDMA_WRITE_WITH_IMM] = IBV_WC_RDMA_WRITE,
+	[IBV_WR_SEND] = IBV_WC_SEND,
+	[IBV_WR_SEND_WITH_IMM] = IBV_WC_SEND,
+	[IBV_WR_SEND_WITH_INV] = IBV_WC_SEND,
+	[IBV_WR_RDMA_READ] = IBV_WC_RDMA_READ,
+	[IBV_WR_ATOMIC_CMP_AND_SWP] = IBV_WC_COMP_SWAP,
+	[IBV_WR_ATOMIC_FETCH_AND_ADD] = IBV_WC_FETCH_ADD,
+};
+
+/* NAK codes to work completion statuses. */
+static const enum ibv_wc_status nak_status[] = {
+	[RXD_NAK_INVALID_REQ] = IBV_WC_REM_INV_REQ_ERR,
+	[RXD_NAK_REMOTE_ACCESS] = IBV_WC_REM_ACCESS_ERR,
+	[RXD_NAK_REMOTE_OP] = IBV_WC_REM_OP_ERR,
+	[RXD_NAK_INVALID_RD] = IBV_WC_REM_INV_RD_REQ_ERR,
+};
+
+static void
+complete(struct rxd_rc *rc, struct rxd_swqe *s, enum ibv_wc_status st)
+{
+	struct ibv_wc wc;
+
+	if (st == IBV_WC_SUCCESS && !(s->w.flags & IBV_SEND_SIGNALED)) {
+		rc->unsignaled++;
+		return;
+	}
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = s->w.wr_id;
+	wc.status = st;
+	wc.opcode = wc_opcode[s->w.opcode];
+	wc.qp_num = rc->qp->qpn;
+	if (s->w.opcode == IBV_WR_RDMA_READ)
+		wc.byte_len = s->w.length;
+	else if (rxd_swqe_wants_response(s))
+		wc.byte_len = 8;
+	rxd_rc_complete(rc->qp, rc->qp->scq, &wc, rc->unsignaled + 1, false);
+	rc->unsignaled = 0;
+}
+
+/* The peer made progress: counters reset, the timer restarts. */
+static void
+progress(struct rxd_rc *rc)
+{
+	rc->rewound = false;
+	rc->retry_left = rc->qp->attr.retry_cnt;
+	rc->rnr_left = rc->qp->attr.rnr_retry;
+	if (rc->head == rc->cur)
+		rc->deadline = 0;
+	else if (rc->rto)
+		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+	/* a fence or the READ/atomic limit may have been waiting on this */
+	if (rc->cur != rc->tail || rte_ring_count(rc->qp->sq) != 0)
+		rxd_qp_doorbell(rc->qp);
+}
+
+static void
+retire(struct rxd_rc *rc)
+{
+	while (rc->head != rc->cur && rxd_win(rc, rc->head)->done) {
+		complete(rc, rxd_win(rc, rc->head), IBV_WC_SUCCESS);
+		rc->head++;
+	}
+}
+
+/*
+ * Everything up to psn is acknowledged.  An ACK beyond a READ or atomic
+ * still waiting for its response means the response was lost: resend.
+ * @return false if it triggered a rewind.
+ */
+static bool
+ack_to(struct rxd_rc *rc, uint32_t psn)
+{
+	uint32_t i;
+
+	for (i = rc->head; i != rc->cur; i++) {
+		struct rxd_swqe *s = rxd_win(rc, i);
+		uint32_t last = rxd_psn_add(s->first_psn, s->npkts - 1);
+
+		if (s->done)
+			continue;
+		if (rxd_swqe_wants_response(s)) {
+			if (rxd_psn_diff(psn, s->first_psn) >= 0) {
+				rxd_req_rewind(rc, rxd_psn_add(s->first_psn,
+							       s->rcvd));
+				retire(rc);
+				return false;
+			}
+			break;
+		}
+		if (rxd_psn_diff(psn, last) < 0)
+			break;
+		s->done = true;
+	}
+	retire(rc);
+	return true;
+}
+
+/* The oldest WQE still waiting for a READ response or atomic ACK. */
+static struct rxd_swqe *
+responder_of(struct rxd_rc *rc, uint32_t psn)
+{
+	uint32_t i;
+
+	for (i = rc->head; i != rc->cur; i++) {
+		struct rxd_swqe *s = rxd_win(rc, i);
+		int32_t d = rxd_psn_diff(psn, s->first_psn);
+
+		if (rxd_swqe_wants_response(s) && !s->done && d >= 0 &&
+		    d < (int32_t)s->npkts)
+			return s;
+	}
+	return NULL;
+}
+
+static void
+read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	struct rxd_swqe *s = responder_of(rc, p->psn);
+	uint32_t expect, off;
+
+	if (s == NULL || s->w.opcode != IBV_WR_RDMA_READ) {
+		rc->cnt.duplicates++;
+		return;
+	}
+	expect = rxd_psn_add(s->first_psn, s->rcvd);
+	if (p->psn != expect) {
+		if (rxd_psn_diff(p->psn, expect) < 0) {
+			rc->cnt.duplicates++;
+		} else {
+			rc->cnt.out_of_sequence++;
+			rxd_req_rewind(rc, expect);
+		}
+		return;
+	}
+	if (p->op->flags & RXD_OPF_FIRST)
+		ack_to(rc, rxd_psn_add(s->first_psn, RXD_PSN_MASK));
+	off = s->rcvd * rc->mtu;
+	if (p->payload_len != ((p->op->flags & RXD_OPF_LAST) ?
+			       s->w.length - off : rc->mtu) ||
+	    !rxd_rc_copy_sges(s->w.sge, s->w.num_sge, off,
+			      rte_pktmbuf_mtod_offset(m, uint8_t *,
+						      p->payload_off),
+			      p->payload_len, true)) {
+		rxd_comp_error(rc, IBV_WC_LOC_LEN_ERR);
+		return;
+	}
+	s->rcvd++;
+	s->done = s->rcvd == s->npkts;
+	retire(rc);
+	progress(rc);
+}
+
+static void
+atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	struct rxd_swqe *s = responder_of(rc, p->psn);
+
+	if (s == NULL || s->w.opcode == IBV_WR_RDMA_READ) {
+		rc->cnt.duplicates++;
+		return;
+	}
+	ack_to(rc, rxd_psn_add(p->psn, RXD_PSN_MASK));
+	/* the original value lands in host byte order, as Soft-RoCE does */
+	rxd_rc_copy_sges(s->w.sge, s->w.num_sge, 0,
+			 (uint8_t *)(uintptr_t)&p->atm_orig, 8, true);
+	s->done = true;
+	retire(rc);
+	progress(rc);
+}
+
+/* The WQE holding psn fails with status (earlier ones are retired). */
+static void
+fail_at(struct rxd_rc *rc, uint32_t psn, enum ibv_wc_status status)
+{
+	rc->rewound = false;
+	rxd_req_rewind(rc, psn);
+	rc->head = rc->cur;
+	rxd_comp_error(rc, status);
+}
+
+static void
+rnr_nak(struct rxd_rc *rc, uint32_t psn, uint8_t timer)
+{
+	if (rc->rnr_left == 0) {
+		fail_at(rc, psn, IBV_WC_RNR_RETRY_EXC_ERR);
+		return;
+	}
+	if (rc->rnr_left != 7)   /* 7 means retry forever */
+		rc->rnr_left--;
+	rc->cnt.rnr_waits++;
+	rc->deadline = 0;   /* no retransmit timeout while waiting */
+	rc->rewound = false;
+	rxd_req_rewind(rc, psn);
+	rc->rnr_until = rte_rdtsc() + rte_get_tsc_hz() / 1000000 *
+		rnr_us[timer & 31];
+	rxd_rc_timer_arm(rc, rc->deadline);
+}
+
+static void
+spend_retry(struct rxd_rc *rc, uint32_t psn)
+{
+	if (rc->retry_left == 0) {
+		fail_at(rc, psn, IBV_WC_RETRY_EXC_ERR);
+		return;
+	}
+	rc->retry_left--;
+	rc->rewound = false;
+	rxd_req_rewind(rc, psn);
+}
+
+static void
+acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	uint8_t type = rxd_aeth_type(p->aeth_syndrome);
+	uint8_t code = rxd_aeth_code(p->aeth_syndrome);
+	uint32_t before = rxd_psn_add(p->psn, RXD_PSN_MASK);
+
+	if (type == RXD_AETH_ACK) {
+		if (ack_to(rc, p->psn))
+			progress(rc);
+		else
+			rxd_qp_doorbell(rc->qp);
+		return;
+	}
+	if (!ack_to(rc, before))
+		return;
+	if (type == RXD_AETH_RNR_NAK) {
+		rnr_nak(rc, p->psn, code);
+		return;
+	}
+	rc->cnt.naks_rx[code < 5 ? code : 4]++;
+	if (code == RXD_NAK_PSN_SEQ) {
+		spend_retry(rc, p->psn);
+		return;
+	}
+	fail_at(rc, p->psn, code < 5 ? nak_status[code] : IBV_WC_REM_OP_ERR);
+}
+
+void
+rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	if (rc->head == rc->cur) {
+		rc->cnt.duplicates++;     /* nothing outstanding */
+		return;
+	}
+	if (p->op->flags & RXD_OPF_READ)
+		read_response(rc, m, p);
+	else if (p->op->flags & RXD_OPF_ATOMIC)
+		atomic_ack(rc, p);
+	else
+		acknowledge(rc, p);
+}
+
+void
+rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
+{
+	struct rxd_swqe *s;
+
+	(void)now;
+	rc->deadline = 0;
+	if (rc->head == rc->cur)
+		return;
+	rc->cnt.timeouts++;
+	rc->rewound = false;
+	s = rxd_win(rc, rc->head);
+	spend_retry(rc, rxd_psn_add(s->first_psn,
+				    rxd_swqe_wants_response(s) ? s->rcvd : 0));
+	if (rc->qp->attr.qp_state != IBV_QPS_ERR && rc->rto)
+		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+}
+
+/* The WQE at head failed: complete it, flush the rest, QP to ERR. */
+void
+rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status)
+{
+	uint32_t i;
+
+	if (rc->head != rc->tail) {
+		complete(rc, rxd_win(rc, rc->head), status);
+		for (i = rc->head + 1; i != rc->tail; i++)
+			complete(rc, rxd_win(rc, i), IBV_WC_WR_FLUSH_ERR);
+	}
+	rc->head = rc->cur = rc->tail;
+	rxd_rc_to_error(rc);
+}

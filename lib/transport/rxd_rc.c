@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The RC transport's QP life cycle on the engine: state set up by modify
+ * (header template at RTR, PSNs and timers at RTS), dispatch of received
+ * packets to the completer or the responder, timers, the move to ERR, and
+ * the helpers every part uses (scatter/gather copies, completions).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "rxd_rc.h"
+
+int
+rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size)
+{
+	struct rxd_rc *rc = calloc(1, sizeof(*rc));
+
+	if (rc == NULL)
+		return -1;
+	rc->win_size = sq_size ? sq_size : 1;
+	rc->win = calloc(rc->win_size, sizeof(*rc->win));
+	rc->n_res = 16;
+	rc->res = calloc(rc->n_res, sizeof(*rc->res));
+	if (rc->win == NULL || rc->res == NULL) {
+		free(rc->win);
+		free(rc->res);
+		free(rc);
+		return -1;
+	}
+	rc->qp = qp;
+	qp->transport = rc;
+	return 0;
+}
+
+void
+rxd_transport_fini(struct rxd_qp_core *qp)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+
+	if (rc == NULL)
+		return;
+	free(rc->win);
+	free(rc->res);
+	free(rc);
+	qp->transport = NULL;
+}
+
+void
+rxd_transport_bind(struct rxd_qp_core *qp, const struct rxd_xmit *x,
+		   struct rxd_timers *t)
+{
+	rxd_rc(qp)->x = *x;
+	rxd_rc(qp)->timers = t;
+}
+
+static void
+timer_unlink(struct rxd_rc *rc)
+{
+	struct rxd_rc **pp;
+
+	for (pp = &rc->timers->head; *pp != NULL; pp = &(*pp)->next_timer)
+		if (*pp == rc) {
+			*pp = rc->next_timer;
+			break;
+		}
+	rc->on_timer_list = false;
+}
+
+void
+rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline)
+{
+	rc->deadline = deadline;
+	if (rc->on_timer_list || rc->timers == NULL)
+		return;
+	rc->next_timer = rc->timers->head;
+	rc->timers->head = rc;
+	rc->on_timer_list = true;
+}
+
+void
+rxd_transport_timers(struct rxd_timers *t, uint64_t now)
+{
+	struct rxd_rc *rc = t->head, *next;
+
+	for (; rc != NULL; rc = next) {
+		next = rc->next_timer;
+		if (rc->rnr_until && now >= rc->rnr_until) {
+			rc->rnr_until = 0;
+			if (rc->rto)
+				rc->deadline = now + rc->rto;
+			rxd_qp_doorbell(rc->qp);
+		}
+		if (rc->deadline && now >= rc->deadline)
+			rxd_comp_timeout(rc, now);
+		if (!rc->rnr_until && !rc->deadline)
+			timer_unlink(rc);
+	}
+}
+
+/* Header fields common to every frame of the connection. */
+static void
+build_template(struct rxd_rc *rc)
+{
+	const struct ibv_qp_attr *a = &rc->qp->attr;
+	struct rxd_pkt *t = &rc->tmpl;
+
+	memset(t, 0, sizeof(*t));
+	memcpy(t->smac, rc->x.smac, RXD_ETH_ALEN);
+	if (rc->x.vlan) {
+		t->vlan_count = 1;
+		t->vlan_tci[0] = rc->x.vlan;
+	}
+	memcpy(t->dgid, a->ah_attr.grh.dgid.raw, RXD_GID_LEN);
+	if (rc->x.gid(rc->qp->port, a->ah_attr.grh.sgid_index, t->sgid) != 0)
+		memset(t->sgid, 0, RXD_GID_LEN);
+	t->ip_ver = rxd_gid_is_v4(t->dgid) ? 4 : 6;
+	t->tos = a->ah_attr.grh.traffic_class;
+	t->ttl = a->ah_attr.grh.hop_limit ? a->ah_attr.grh.hop_limit : 64;
+	t->flow_label = a->ah_attr.grh.flow_label;
+	t->ip_df = true;
+	/* UDP source port: entropy per QP, in the dynamic range */
+	t->udp_sport = (uint16_t)(0xc000 | ((rc->qp->qpn * 0x9e37u) & 0x3fff));
+	t->pkey = RXD_DEFAULT_PKEY;
+	t->dqpn = a->dest_qp_num;
+	rc->mtu = 128u << a->path_mtu;
+}
+
+static void
+reset(struct rxd_rc *rc)
+{
+	rc->head = rc->cur = rc->tail = 0;
+	rc->unsignaled = 0;
+	rc->deadline = rc->rnr_until = 0;
+	rc->in_msg = 0;
+	rc->have_rwqe = false;
+	rc->nak_sent = false;
+	memset(rc->res, 0, rc->n_res * sizeof(*rc->res));
+}
+
+void
+rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+	const struct ibv_qp_attr *a = &qp->attr;
+
+	switch (a->qp_state) {
+	case IBV_QPS_RESET:
+	case IBV_QPS_INIT:
+		reset(rc);
+		break;
+	case IBV_QPS_RTR:
+		build_template(rc);
+		rc->epsn = a->rq_psn;
+		rc->msn = 0;
+		break;
+	case IBV_QPS_RTS:
+		if (from == IBV_QPS_RTR) {
+			rc->npsn = a->sq_psn;
+			rc->retry_left = a->retry_cnt;
+			rc->rnr_left = a->rnr_retry;
+		}
+		rc->rto = a->timeout ? (rte_get_tsc_hz() * 4096ull / 1000000000ull)
+			<< a->timeout : 0;
+		rxd_qp_doorbell(qp);
+		break;
+	case IBV_QPS_ERR:
+		rxd_rc_to_error(rc);
+		break;
+	default:
+		break;
+	}
+}
+
+void
+rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
+		 const struct rxd_pkt *pkt)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+	enum ibv_qp_state st = qp->attr.qp_state;
+
+	rc->cnt.rx_pkts++;
+	if (pkt->op->service != RXD_SVC_RC ||
+	    (pkt->pkey & 0x7fff) != (RXD_DEFAULT_PKEY & 0x7fff)) {
+		rc->cnt.bad_addr++;
+	} else if (pkt->op->flags & RXD_OPF_RESP) {
+		if (st == IBV_QPS_RTS || st == IBV_QPS_SQD)
+			rxd_comp_rx(rc, m, pkt);
+	} else {
+		rxd_resp_rx(rc, m, pkt);
+	}
+	rte_pktmbuf_free(m);
+}
+
+/* Every WQE still in the window fails with a flush error. */
+static void
+flush_window(struct rxd_rc *rc)
+{
+	struct ibv_wc wc;
+	uint32_t i;
+
+	for (i = rc->head; i != rc->tail; i++) {
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = rxd_win(rc, i)->w.wr_id;
+		wc.status = IBV_WC_WR_FLUSH_ERR;
+		wc.qp_num = rc->qp->qpn;
+		rxd_rc_complete(rc->qp, rc->qp->scq, &wc, 1, false);
+	}
+	rc->head = rc->cur = rc->tail;
+}
+
+void
+rxd_rc_to_error(struct rxd_rc *rc)
+{
+	struct rxd_qp_core *qp = rc->qp;
+	struct ibv_wc wc;
+
+	__atomic_store_n(&qp->attr.qp_state, IBV_QPS_ERR, __ATOMIC_RELEASE);
+	flush_window(rc);
+	if (rc->have_rwqe) {
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = rc->rwqe.wr_id;
+		wc.status = IBV_WC_WR_FLUSH_ERR;
+		wc.opcode = IBV_WC_RECV;
+		wc.qp_num = qp->qpn;
+		rxd_rc_complete(qp, qp->rcq, &wc, 0, false);
+		rc->have_rwqe = false;
+	}
+	rxd_qp_flush(qp);
+	rc->deadline = rc->rnr_until = 0;
+}
+
+/* Walk the SGEs from byte off and copy len bytes to or from buf. */
+bool
+rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
+		 uint8_t *buf, uint32_t len, bool to_sge)
+{
+	unsigned int need = to_sge ? IBV_ACCESS_LOCAL_WRITE : 0;
+	uint32_t i, n;
+
+	for (i = 0; i < num_sge && len > 0; i++) {
+		const struct rxd_mr *mr;
+		uint8_t *p;
+
+		if (off >= sge[i].length) {
+			off -= sge[i].length;
+			continue;
+		}
+		n = sge[i].length - off < len ? sge[i].length - off : len;
+		mr = rxd_mr_find(sge[i].lkey);
+		if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, n, need))
+			return false;
+		p = rxd_mr_addr(mr, sge[i].addr + off);
+		if (to_sge)
+			memcpy(p, buf, n);
+		else
+			memcpy(buf, p, n);
+		buf += n;
+		len -= n;
+		off = 0;
+	}
+	return len == 0;
+}
+
+void
+rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
+		const struct ibv_wc *wc, uint32_t retired, bool solicited)
+{
+	struct rxd_cqe c;
+
+	(void)qp;
+	c.wc = *wc;
+	c.ts = rte_rdtsc();
+	c.sq_retired = retired;
+	c.pad = 0;
+	rxd_cq_complete(cq, &c, solicited);
+}
+
+void
+rxd_transport_counters(const struct rxd_qp_core *qp,
+		       struct rxd_qp_counters *c)
+{
+	*c = rxd_rc(qp)->cnt;
+}

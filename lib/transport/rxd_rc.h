@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The RC transport's per-QP state, shared by the files of lib/transport. */
+#ifndef RXD_RC_H
+#define RXD_RC_H
+
+#include <stdbool.h>
+
+#include "rxd_mr.h"
+#include "rxd_transport.h"
+
+#define RXD_REQ_BUDGET 64          /* packets per QP per engine pass */
+#define RXD_ACKREQ_EVERY 32        /* AckReq inside long messages */
+
+/** Requester's copy of a send WQE, from post until completion. */
+struct rxd_swqe {
+	struct rxd_send_wqe w;
+	uint32_t first_psn;
+	uint32_t npkts;            /**< PSNs it takes (READ: responses) */
+	uint32_t sent;             /**< packets sent in this round */
+	uint32_t rcvd;             /**< READ: response packets received */
+	bool done;                 /**< READ/atomic answered */
+};
+
+/** A responder resource: a READ or atomic kept for duplicates. */
+struct rxd_res {
+	bool used;
+	bool atomic;
+	uint32_t psn;              /**< first PSN */
+	uint32_t npkts;
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t len;
+	uint64_t orig;             /**< atomic: the value returned */
+	uint32_t msn;
+};
+
+/** Per-QP RC state. */
+struct rxd_rc {
+	struct rxd_qp_core *qp;
+	struct rxd_xmit x;
+	struct rxd_timers *timers;
+	struct rxd_rc *next_timer;
+	bool on_timer_list;
+	struct rxd_pkt tmpl;       /**< headers common to the QP's frames */
+	uint32_t mtu;
+	/* requester */
+	struct rxd_swqe *win;
+	uint32_t win_size;
+	uint32_t head, cur, tail;  /**< free-running indices into win */
+	uint32_t npsn;             /**< PSN of the next new packet */
+	uint32_t unsignaled;       /**< retired WQEs not yet reported */
+	uint8_t retry_left, rnr_left;
+	uint64_t rto;              /**< retransmit timeout, TSC (0: none) */
+	uint64_t deadline;         /**< retransmit timer, 0 = not armed */
+	uint64_t rnr_until;        /**< RNR back-off end, 0 = none */
+	bool rewound;              /**< rewound to rewind_psn, no progress since */
+	uint32_t rewind_psn;
+	/* responder */
+	uint32_t epsn;
+	uint32_t msn;
+	bool nak_sent;             /**< one sequence NAK per gap */
+	uint8_t in_msg;            /**< 0, or RXD_OPF_SEND/WRITE of the message */
+	bool have_rwqe;
+	struct rxd_recv_wqe rwqe;
+	uint32_t rcv_off;
+	struct rxd_mr *wmr;        /**< WRITE in progress */
+	uint64_t wva;
+	uint32_t wleft;
+	struct rxd_res *res;
+	uint32_t n_res, res_next;
+	struct rxd_qp_counters cnt;
+};
+
+static inline struct rxd_rc *
+rxd_rc(const struct rxd_qp_core *qp)
+{
+	return qp->transport;
+}
+
+static inline struct rxd_swqe *
+rxd_win(struct rxd_rc *rc, uint32_t i)
+{
+	return &rc->win[i % rc->win_size];
+}
+
+/** READ and atomics are answered by the responder, not just ACKed. */
+static inline bool
+rxd_swqe_wants_response(const struct rxd_swqe *s)
+{
+	return s->w.opcode == IBV_WR_RDMA_READ ||
+		s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static inline uint32_t
+rxd_psn_add(uint32_t psn, uint32_t n)
+{
+	return (psn + n) & RXD_PSN_MASK;
+}
+
+/* rxd_tx.c */
+struct rte_mbuf *rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt,
+			      uint32_t payload_len, uint8_t **payload);
+void rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m);
+void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
+
+/* rxd_req.c */
+void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);
+
+/* rxd_comp.c */
+void rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
+		 const struct rxd_pkt *pkt);
+void rxd_comp_timeout(struct rxd_rc *rc, uint64_t now);
+void rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status);
+
+/* rxd_resp.c */
+void rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
+		 const struct rxd_pkt *pkt);
+
+/* rxd_rc.c */
+void rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline);
+void rxd_rc_to_error(struct rxd_rc *rc);
+bool rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge,
+		      uint32_t off, uint8_t *buf, uint32_t len, bool to_sge);
+void rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
+		     const struct ibv_wc *wc, uint32_t retired, bool solicited);
+
+#endif /* RXD_RC_H */

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Requester: takes send WQEs from the SQ ring into the send window, gives
+ * them PSNs, segments them per path MTU and sends their packets; honours
+ * fences, the max_rd_atomic limit and RNR back-off; rewinds (go-back-N)
+ * when the completer asks.
+ */
+#include <string.h>
+
+#include "rxd_rc.h"
+
+/* BTH opcodes of each WR opcode by position (RC; UC adds 0x20). */
+static const struct {
+	uint8_t only, first, middle, last;
+} req_ops[] = {
+	[IBV_WR_SEND] = { 0x04, 0x00, 0x01, 0x02 },
+	[IBV_WR_SEND_WITH_IMM] = { 0x05, 0x00, 0x01, 0x03 },
+	[IBV_WR_SEND_WITH_INV] = { 0x17, 0x00, 0x01, 0x16 },
+	[IBV_WR_RDMA_WRITE] = { 0x0a, 0x06, 0x07, 0x08 },
+	[IBV_WR_RDMA_WRITE_WITH_IMM] = { 0x0b, 0x06, 0x07, 0x09 },
+	[IBV_WR_RDMA_READ] = { 0x0c, 0x0c, 0x0c, 0x0c },
+	[IBV_WR_ATOMIC_CMP_AND_SWP] = { 0x13, 0x13, 0x13, 0x13 },
+	[IBV_WR_ATOMIC_FETCH_AND_ADD] = { 0x14, 0x14, 0x14, 0x14 },
+};
+
+/* Packets the requester sends for a WQE (a READ asks once). */
+static uint32_t
+to_send(const struct rxd_swqe *s)
+{
+	return rxd_swqe_wants_response(s) ? 1 : s->npkts;
+}
+
+/* Local SGEs must name registered memory with the right to be used. */
+static bool
+local_ok(const struct rxd_swqe *s)
+{
+	const struct rxd_send_wqe *w = &s->w;
+	unsigned int need = rxd_swqe_wants_response(s) ?
+		IBV_ACCESS_LOCAL_WRITE : 0;
+	uint8_t i;
+
+	for (i = 0; i < w->num_sge; i++) {
+		const struct rxd_mr *mr = rxd_mr_find(w->sge[i].lkey);
+
+		if (w->sge[i].length == 0)
+			continue;
+		if (mr == NULL || !rxd_mr_allows(mr, w->sge[i].addr,
+				w->sge[i].length, need))
+			return false;
+	}
+	return true;
+}
+
+/* Pull one WQE from the SQ ring into the window. */
+static bool
+fetch(struct rxd_rc *rc)
+{
+	struct rxd_swqe *s;
+	uint32_t len;
+
+	if (rc->tail - rc->head >= rc->win_size)
+		return false;
+	s = rxd_win(rc, rc->tail);
+	if (rte_ring_sc_dequeue_elem(rc->qp->sq, &s->w, sizeof(s->w)) != 0)
+		return false;
+	rc->tail++;
+	len = s->w.length;
+	s->npkts = s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 :
+		len ? (len + rc->mtu - 1) / rc->mtu : 1;
+	s->first_psn = rc->npsn;
+	rc->npsn = rxd_psn_add(rc->npsn, s->npkts);
+	s->sent = 0;
+	s->rcvd = 0;
+	s->done = false;
+	if (!local_ok(s)) {
+		rc->cur = rc->tail - 1;
+		rxd_comp_error(rc, IBV_WC_LOC_PROT_ERR);
+		return false;
+	}
+	return true;
+}
+
+/* A WQE may not start while the fence or the READ/atomic limit holds. */
+static bool
+blocked(struct rxd_rc *rc, const struct rxd_swqe *s)
+{
+	uint32_t i, busy = 0, max = rc->qp->attr.max_rd_atomic;
+
+	if (s->sent != 0)
+		return false;
+	for (i = rc->head; i != rc->cur; i++)
+		busy += rxd_swqe_wants_response(rxd_win(rc, i)) && !rxd_win(rc, i)->done;
+	if ((s->w.flags & IBV_SEND_FENCE) && busy)
+		return true;
+	return rxd_swqe_wants_response(s) && busy >= (max ? max : 1);
+}
+
+static void
+fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
+{
+	const struct rxd_send_wqe *w = &s->w;
+	uint64_t off = (uint64_t)s->rcvd * rc->mtu;
+
+	if (w->opcode == IBV_WR_RDMA_READ) {
+		/* a repeated READ asks only for what has not arrived */
+		p->psn = rxd_psn_add(s->first_psn, s->rcvd);
+		p->reth_va = w->remote_addr + off;
+		p->reth_rkey = w->rkey;
+		p->reth_len = (uint32_t)(w->length - off);
+		return;
+	}
+	p->atm_va = w->remote_addr;
+	p->atm_rkey = w->rkey;
+	p->atm_swap_add = w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? w->swap :
+		w->compare_add;
+	p->atm_cmp = w->compare_add;
+}
+
+static uint8_t
+position_opcode(const struct rxd_swqe *s, uint32_t idx)
+{
+	bool first = idx == 0, last = idx + 1 == s->npkts;
+
+	if (first && last)
+		return req_ops[s->w.opcode].only;
+	if (first)
+		return req_ops[s->w.opcode].first;
+	return last ? req_ops[s->w.opcode].last : req_ops[s->w.opcode].middle;
+}
+
+static bool
+copy_payload(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
+	     uint32_t len)
+{
+	if (w->flags & IBV_SEND_INLINE) {
+		memcpy(dst, w->inline_data + off, len);
+		return true;
+	}
+	return rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
+}
+
+/* Build and send packet idx of a WQE. */
+static bool
+send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
+{
+	const struct rxd_send_wqe *w = &s->w;
+	struct rxd_pkt p = rc->tmpl;
+	uint32_t off = idx * rc->mtu, len = 0;
+	struct rte_mbuf *m;
+	uint8_t *payload;
+	bool last;
+
+	p.opcode = position_opcode(s, idx);
+	p.psn = rxd_psn_add(s->first_psn, idx);
+	last = idx + 1 == s->npkts;
+	if (rxd_swqe_wants_response(s)) {
+		fill_request(rc, s, &p);
+		last = true;
+	} else {
+		len = w->length - off < rc->mtu ? w->length - off : rc->mtu;
+		p.reth_va = w->remote_addr;
+		p.reth_rkey = w->rkey;
+		p.reth_len = w->length;
+		p.imm = w->imm_or_rkey;
+		p.ieth_rkey = w->imm_or_rkey;
+		p.se = last && (w->flags & IBV_SEND_SOLICITED);
+	}
+	p.ackreq = last || (idx + 1) % RXD_ACKREQ_EVERY == 0;
+	m = rxd_tx_frame(rc, &p, len, &payload);
+	if (m == NULL)
+		return false;
+	if (len && !copy_payload(w, off, payload, len)) {
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	rxd_tx_send(rc, &p, m);
+	if (rc->deadline == 0 && rc->rto)
+		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+	return true;
+}
+
+bool
+rxd_transport_sq(struct rxd_qp_core *qp)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+	unsigned int budget = RXD_REQ_BUDGET;
+	struct rxd_swqe *s;
+
+	if (qp->attr.qp_state == IBV_QPS_ERR) {
+		rxd_rc_to_error(rc);
+		return false;
+	}
+	/* UC and UD have no transport yet: their WRs wait (and flush) */
+	if (qp->type != IBV_QPT_RC || qp->attr.qp_state != IBV_QPS_RTS ||
+	    rc->rnr_until)
+		return false;
+	while (budget > 0) {
+		if (rc->cur == rc->tail && !fetch(rc))
+			return false;
+		if (qp->attr.qp_state == IBV_QPS_ERR)
+			return false;
+		s = rxd_win(rc, rc->cur);
+		if (s->done) {          /* answered before a rewind */
+			rc->cur++;
+			continue;
+		}
+		if (blocked(rc, s))
+			return false;
+		while (s->sent < to_send(s) && budget > 0) {
+			if (!send_packet(rc, s, s->sent))
+				return true; /* no mbuf: try again later */
+			s->sent++;
+			budget--;
+		}
+		if (s->sent == to_send(s))
+			rc->cur++;
+	}
+	return true;
+}
+
+void
+rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
+{
+	uint32_t i;
+
+	/* one rewind per lost packet: later signs of the same loss wait */
+	if (rc->rewound && rc->rewind_psn == psn)
+		return;
+	rc->rewound = true;
+	rc->rewind_psn = psn;
+	rxd_qp_doorbell(rc->qp);
+	for (i = rc->head; i != rc->tail; i++) {
+		struct rxd_swqe *s = rxd_win(rc, i);
+		int32_t d = rxd_psn_diff(psn, s->first_psn);
+
+		if (d < 0 || d >= (int32_t)s->npkts)
+			continue;
+		s->sent = rxd_swqe_wants_response(s) ? 0 : (uint32_t)d;
+		rc->cur = i;
+		for (i++; i != rc->tail; i++)
+			rxd_win(rc, i)->sent = 0;
+		rc->cnt.retransmits++;
+		return;
+	}
+}

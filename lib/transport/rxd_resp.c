@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Responder: checks each request's PSN against the expected one, executes
+ * in-order requests (SEND into receive WQEs, WRITE, READ, atomics) once,
+ * answers duplicates without executing them again (READ and atomics from
+ * the responder resources), NAKs a gap once, sends RNR NAK when no receive
+ * is posted, and NAKs invalid or forbidden requests, moving the QP to ERR.
+ */
+#include <string.h>
+
+#include "rxd_rc.h"
+
+enum resp_err {
+	RESP_OK = 0,
+	RESP_RNR,          /* no receive WQE: RNR NAK, nothing consumed */
+	RESP_INV_REQ,      /* NAK invalid request */
+	RESP_ACCESS,       /* NAK remote access error */
+	RESP_LEN,          /* receive buffer too small: invalid request */
+};
+
+static void
+nak(struct rxd_rc *rc, uint8_t code)
+{
+	rc->cnt.naks_tx[code]++;
+	rxd_tx_ack(rc, rc->epsn, rxd_aeth_make(RXD_AETH_NAK, code));
+}
+
+static void
+recv_complete(struct rxd_rc *rc, const struct rxd_pkt *p,
+	      enum ibv_wc_status st, enum ibv_wc_opcode op)
+{
+	struct ibv_wc wc;
+
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = rc->rwqe.wr_id;
+	wc.status = st;
+	wc.opcode = op;
+	wc.byte_len = rc->rcv_off;
+	wc.qp_num = rc->qp->qpn;
+	wc.src_qp = rc->qp->attr.dest_qp_num;
+	if (p->op->flags & RXD_OPF_IMM) {
+		wc.imm_data = p->imm;
+		wc.wc_flags |= IBV_WC_WITH_IMM;
+	} else if (p->op->flags & RXD_OPF_INV) {
+		wc.invalidated_rkey = p->ieth_rkey;
+		wc.wc_flags |= IBV_WC_WITH_INV;
+	}
+	rxd_rc_complete(rc->qp, rc->qp->rcq, &wc, 0, p->se);
+	rc->have_rwqe = false;
+}
+
+/* Take a receive WQE (from the QP's ring or its SRQ). */
+static bool
+take_rwqe(struct rxd_rc *rc)
+{
+	struct rxd_qp_core *qp = rc->qp;
+	struct rte_ring *r = qp->srq ? qp->srq->ring : qp->rq;
+	uint32_t limit;
+
+	if (rc->have_rwqe)
+		return true;
+	if (rte_ring_sc_dequeue_elem(r, &rc->rwqe, sizeof(rc->rwqe)) != 0)
+		return false;
+	rc->have_rwqe = true;
+	rc->rcv_off = 0;
+	if (qp->srq != NULL) {
+		limit = __atomic_load_n(&qp->srq->limit, __ATOMIC_ACQUIRE);
+		if (limit && rte_ring_count(r) < limit &&
+		    __atomic_exchange_n(&qp->srq->limit, 0, __ATOMIC_ACQ_REL))
+			qp->srq->event(qp->srq, IBV_EVENT_SRQ_LIMIT_REACHED);
+	}
+	return true;
+}
+
+static enum resp_err
+do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	if (!take_rwqe(rc))
+		return RESP_RNR;
+	if (rc->rcv_off + p->payload_len > rc->rwqe.length ||
+	    !rxd_rc_copy_sges(rc->rwqe.sge, rc->rwqe.num_sge, rc->rcv_off,
+			      rte_pktmbuf_mtod_offset(m, uint8_t *,
+						      p->payload_off),
+			      p->payload_len, true))
+		return RESP_LEN;
+	rc->rcv_off += p->payload_len;
+	if (p->op->flags & RXD_OPF_LAST)
+		recv_complete(rc, p, IBV_WC_SUCCESS, IBV_WC_RECV);
+	return RESP_OK;
+}
+
+/* rkey, range and right of a remote access; zero length needs none. */
+static struct rxd_mr *
+remote_mr(uint32_t rkey, uint64_t va, uint64_t len, unsigned int right,
+	  enum resp_err *err)
+{
+	struct rxd_mr *mr;
+
+	*err = RESP_OK;
+	if (len == 0)
+		return NULL;
+	mr = rxd_mr_find(rkey);
+	if (mr == NULL || !rxd_mr_allows(mr, va, len, right))
+		*err = RESP_ACCESS;
+	return mr;
+}
+
+static enum resp_err
+do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	enum resp_err err;
+
+	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE))
+		return RESP_INV_REQ;
+	if (p->op->flags & RXD_OPF_FIRST) {
+		rc->wmr = remote_mr(p->reth_rkey, p->reth_va, p->reth_len,
+				    IBV_ACCESS_REMOTE_WRITE, &err);
+		if (err != RESP_OK)
+			return err;
+		rc->wva = p->reth_va;
+		rc->wleft = p->reth_len;
+	}
+	if (p->payload_len > rc->wleft)
+		return RESP_INV_REQ;
+	if ((p->op->flags & RXD_OPF_LAST) && p->payload_len != rc->wleft)
+		return RESP_INV_REQ;
+	if (p->op->flags & RXD_OPF_IMM && !take_rwqe(rc))
+		return RESP_RNR;
+	if (p->payload_len)
+		memcpy(rxd_mr_addr(rc->wmr, rc->wva),
+		       rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
+		       p->payload_len);
+	rc->wva += p->payload_len;
+	rc->wleft -= p->payload_len;
+	if (p->op->flags & RXD_OPF_IMM) {
+		rc->rcv_off = 0;
+		recv_complete(rc, p, IBV_WC_SUCCESS,
+			      IBV_WC_RECV_RDMA_WITH_IMM);
+	}
+	return RESP_OK;
+}
+
+static struct rxd_res *
+new_res(struct rxd_rc *rc)
+{
+	struct rxd_res *r = &rc->res[rc->res_next++ % rc->n_res];
+
+	memset(r, 0, sizeof(*r));
+	r->used = true;
+	return r;
+}
+
+/* Send READ response packets of r from packet index `from`. */
+static void
+read_respond(struct rxd_rc *rc, const struct rxd_res *r, uint32_t from)
+{
+	uint32_t i;
+
+	for (i = from; i < r->npkts; i++) {
+		struct rxd_pkt p = rc->tmpl;
+		uint32_t off = i * rc->mtu;
+		uint32_t len = r->len - off < rc->mtu ? r->len - off : rc->mtu;
+		struct rxd_mr *mr;
+		struct rte_mbuf *m;
+		uint8_t *payload;
+		bool first = i == from, last = i + 1 == r->npkts;
+
+		p.opcode = first && last ? RXD_OP_RC_READ_RESP_ONLY :
+			first ? RXD_OP_RC_READ_RESP_FIRST :
+			last ? RXD_OP_RC_READ_RESP_LAST :
+			RXD_OP_RC_READ_RESP_MIDDLE;
+		p.psn = rxd_psn_add(r->psn, i);
+		p.aeth_syndrome = rxd_aeth_make(RXD_AETH_ACK,
+						RXD_AETH_CREDIT_INVALID);
+		p.aeth_msn = r->msn;
+		m = rxd_tx_frame(rc, &p, len, &payload);
+		if (m == NULL)
+			return;
+		mr = len ? rxd_mr_find(r->rkey) : NULL;
+		if (len && (mr == NULL ||
+			    !rxd_mr_allows(mr, r->va + off, len, 0))) {
+			rte_pktmbuf_free(m); /* deregistered since: drop */
+			return;
+		}
+		if (len)
+			memcpy(payload, rxd_mr_addr(mr, r->va + off), len);
+		rxd_tx_send(rc, &p, m);
+	}
+}
+
+static enum resp_err
+do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	enum resp_err err;
+	struct rxd_res *r;
+
+	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_READ))
+		return RESP_INV_REQ;
+	remote_mr(p->reth_rkey, p->reth_va, p->reth_len,
+		  IBV_ACCESS_REMOTE_READ, &err);
+	if (err != RESP_OK)
+		return err;
+	r = new_res(rc);
+	r->psn = p->psn;
+	r->npkts = p->reth_len ? (p->reth_len + rc->mtu - 1) / rc->mtu : 1;
+	r->va = p->reth_va;
+	r->rkey = p->reth_rkey;
+	r->len = p->reth_len;
+	r->msn = ++rc->msn;
+	read_respond(rc, r, 0);
+	rc->epsn = rxd_psn_add(rc->epsn, r->npkts);
+	return RESP_OK;
+}
+
+static void
+atomic_respond(struct rxd_rc *rc, const struct rxd_res *r)
+{
+	struct rxd_pkt p = rc->tmpl;
+	struct rte_mbuf *m;
+	uint8_t *payload;
+
+	p.opcode = RXD_OP_RC_ATOMIC_ACK;
+	p.psn = r->psn;
+	p.aeth_syndrome = rxd_aeth_make(RXD_AETH_ACK, RXD_AETH_CREDIT_INVALID);
+	p.aeth_msn = r->msn;
+	p.atm_orig = r->orig;
+	m = rxd_tx_frame(rc, &p, 0, &payload);
+	if (m != NULL)
+		rxd_tx_send(rc, &p, m);
+}
+
+static enum resp_err
+do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	enum resp_err err;
+	struct rxd_mr *mr;
+	struct rxd_res *r;
+	uint64_t *target;
+
+	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
+	    (p->atm_va & 7))
+		return RESP_INV_REQ;
+	mr = remote_mr(p->atm_rkey, p->atm_va, 8, IBV_ACCESS_REMOTE_ATOMIC,
+		       &err);
+	if (err != RESP_OK)
+		return err;
+	target = (uint64_t *)(uintptr_t)rxd_mr_addr(mr, p->atm_va);
+	r = new_res(rc);
+	r->atomic = true;
+	r->psn = p->psn;
+	r->npkts = 1;
+	if (p->opcode == RXD_OP_RC_CMP_SWAP) {
+		r->orig = p->atm_cmp;
+		__atomic_compare_exchange_n(target, &r->orig, p->atm_swap_add,
+			false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	} else {
+		r->orig = __atomic_fetch_add(target, p->atm_swap_add,
+					     __ATOMIC_SEQ_CST);
+	}
+	r->msn = ++rc->msn;
+	atomic_respond(rc, r);
+	rc->epsn = rxd_psn_add(rc->epsn, 1);
+	return RESP_OK;
+}
+
+/* A FIRST/ONLY may not start inside a message, nor MIDDLE/LAST outside. */
+static bool
+sequence_ok(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	uint16_t kind = p->op->flags & (RXD_OPF_SEND | RXD_OPF_WRITE);
+
+	if (!kind)
+		return rc->in_msg == 0;
+	if (p->op->flags & RXD_OPF_FIRST)
+		return rc->in_msg == 0;
+	return rc->in_msg == kind;
+}
+
+static enum resp_err
+execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	uint16_t f = p->op->flags;
+	enum resp_err err;
+
+	if (!sequence_ok(rc, p))
+		return RESP_INV_REQ;
+	if (f & RXD_OPF_READ)
+		return do_read(rc, p);
+	if (f & RXD_OPF_ATOMIC)
+		return do_atomic(rc, p);
+	err = (f & RXD_OPF_SEND) ? do_send(rc, m, p) : do_write(rc, m, p);
+	if (err != RESP_OK)
+		return err;
+	rc->in_msg = (f & RXD_OPF_LAST) ? 0 :
+		(uint8_t)(f & (RXD_OPF_SEND | RXD_OPF_WRITE));
+	rc->epsn = rxd_psn_add(rc->epsn, 1);
+	if (f & RXD_OPF_LAST)
+		rc->msn++;
+	if (p->ackreq)
+		rxd_tx_ack(rc, p->psn, rxd_aeth_make(RXD_AETH_ACK,
+						     RXD_AETH_CREDIT_INVALID));
+	return RESP_OK;
+}
+
+/* A duplicate: READ and atomics are answered again, the rest ACKed. */
+static void
+duplicate(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	uint32_t i;
+
+	rc->cnt.duplicates++;
+	if (p->op->flags & (RXD_OPF_READ | RXD_OPF_ATOMIC)) {
+		for (i = 0; i < rc->n_res; i++) {
+			struct rxd_res *r = &rc->res[i];
+			int32_t d = rxd_psn_diff(p->psn, r->psn);
+
+			if (!r->used || d < 0 || d >= (int32_t)r->npkts)
+				continue;
+			if (r->atomic)
+				atomic_respond(rc, r);
+			else
+				read_respond(rc, r, (uint32_t)d);
+			return;
+		}
+		return; /* resource gone: drop, the requester times out */
+	}
+	rxd_tx_ack(rc, rxd_psn_add(rc->epsn, RXD_PSN_MASK),
+		   rxd_aeth_make(RXD_AETH_ACK, RXD_AETH_CREDIT_INVALID));
+}
+
+static void
+fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
+{
+	if (err == RESP_RNR) {
+		rc->cnt.rnr_naks_tx++;
+		rxd_tx_ack(rc, rc->epsn, rxd_aeth_make(RXD_AETH_RNR_NAK,
+			   rc->qp->attr.min_rnr_timer));
+		return;
+	}
+	nak(rc, err == RESP_ACCESS ? RXD_NAK_REMOTE_ACCESS :
+	    RXD_NAK_INVALID_REQ);
+	if (err == RESP_LEN && rc->have_rwqe)
+		recv_complete(rc, p, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV);
+	rc->qp->async(rc->qp, err == RESP_ACCESS ? IBV_EVENT_QP_ACCESS_ERR :
+		      IBV_EVENT_QP_REQ_ERR);
+	rxd_rc_to_error(rc);
+}
+
+void
+rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	enum ibv_qp_state st = rc->qp->attr.qp_state;
+	int32_t d = rxd_psn_diff(p->psn, rc->epsn);
+	enum resp_err err;
+
+	if (st != IBV_QPS_RTR && st != IBV_QPS_RTS && st != IBV_QPS_SQD)
+		return;
+	if (d < 0) {
+		duplicate(rc, p);
+		return;
+	}
+	if (d > 0) {
+		rc->cnt.out_of_sequence++;
+		if (!rc->nak_sent) {
+			rc->nak_sent = true;
+			nak(rc, RXD_NAK_PSN_SEQ);
+		}
+		return;
+	}
+	rc->nak_sent = false;
+	err = execute(rc, m, p);
+	if (err != RESP_OK)
+		fail(rc, err, p);
+}

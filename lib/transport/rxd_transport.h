@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/transport: the RC transport of a QP (requester, completer,
+ * responder, timers), run by the engine that owns the QP.  It sees packets
+ * as parsed frames (lib/wire) and sends frames through the transmit hook
+ * the engine gives it: it never touches ethdev.
+ */
+#ifndef RXD_TRANSPORT_H
+#define RXD_TRANSPORT_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "rxd_qp_core.h"
+#include "rxd_wire.h"
+
+struct rxd_rc;
+
+/** How a QP's frames leave: the engine's hook, and where mbufs come from. */
+struct rxd_xmit {
+	/** Send a frame whose Ethernet destination is filled in by the hook. */
+	void (*send)(void *ctx, const uint8_t dgid[RXD_GID_LEN],
+		     struct rte_mbuf *m);
+	void *ctx;
+	struct rte_mempool *pool;
+	uint8_t smac[RXD_ETH_ALEN];
+	uint16_t vlan;
+	/** Read GID index i of the QP's port into gid; 0 or -1. */
+	int (*gid)(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN]);
+};
+
+/** Per-engine list of QPs with a running timer. */
+struct rxd_timers {
+	struct rxd_rc *head;
+};
+
+/** Transport counters of one QP (DESIGN.md section 8). */
+struct rxd_qp_counters {
+	uint64_t tx_pkts, rx_pkts;
+	uint64_t retransmits, timeouts, rnr_waits;
+	uint64_t naks_rx[5], naks_tx[5], rnr_naks_tx;
+	uint64_t duplicates, out_of_sequence, bad_addr;
+};
+
+/** Allocate the transport state of a QP (app thread, before attach). */
+int rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size);
+
+/** Free it (after detach and rxd_sync_engines()). */
+void rxd_transport_fini(struct rxd_qp_core *qp);
+
+/** Bind the QP to its engine's transmit hook and timer list. */
+void rxd_transport_bind(struct rxd_qp_core *qp, const struct rxd_xmit *x,
+			struct rxd_timers *t);
+
+/** Apply a modify_qp on the engine (after qp->attr was updated). */
+void rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from);
+
+/** A RoCE frame for this QP (addresses already checked); consumes m. */
+void rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
+		      const struct rxd_pkt *pkt);
+
+/**
+ * Send what the send queue allows.  @return true if work is left (the
+ * engine rings the doorbell again).
+ */
+bool rxd_transport_sq(struct rxd_qp_core *qp);
+
+/** Fire due retransmission and RNR timers of the list. */
+void rxd_transport_timers(struct rxd_timers *t, uint64_t now);
+
+/** Copy the QP's counters. */
+void rxd_transport_counters(const struct rxd_qp_core *qp,
+			    struct rxd_qp_counters *c);
+
+#endif /* RXD_TRANSPORT_H */

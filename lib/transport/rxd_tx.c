@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Building and sending a QP's frames: the QP's header template, an mbuf
+ * with room for the payload, and ACK/NAK packets.
+ */
+#include "rxd_rc.h"
+
+struct rte_mbuf *
+rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
+	     uint8_t **payload)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(rc->x.pool);
+	uint32_t hlen;
+
+	if (m == NULL)
+		return NULL;
+	pkt->op = &rxd_opcode_table[pkt->opcode];
+	pkt->payload_len = payload_len;
+	hlen = rxd_wire_hdr_len(pkt);
+	if (rte_pktmbuf_tailroom(m) < hlen + payload_len + 3 + RXD_ICRC_LEN) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	*payload = rte_pktmbuf_mtod(m, uint8_t *) + hlen;
+	return m;
+}
+
+void
+rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m)
+{
+	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t len = rxd_wire_build(pkt, NULL, buf, rte_pktmbuf_tailroom(m));
+
+	if (len == 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	rc->cnt.tx_pkts++;
+	rc->x.send(rc->x.ctx, pkt->dgid, m);
+}
+
+void
+rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
+{
+	struct rxd_pkt pkt = rc->tmpl;
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	pkt.opcode = RXD_OP_RC_ACK;
+	pkt.psn = psn;
+	pkt.aeth_syndrome = syndrome;
+	pkt.aeth_msn = rc->msn;
+	m = rxd_tx_frame(rc, &pkt, 0, &p);
+	if (m != NULL)
+		rxd_tx_send(rc, &pkt, m);
+}

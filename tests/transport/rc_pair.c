@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Test harness for RC between two rxd ports (see rc_pair.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+#include <rte_eal.h>
+
+#include "rc_pair.h"
+#include "rxd/rxd.h"
+#include "rxd_port.h"
+
+static void
+open_end(struct rc_end *e, struct ibv_device *dev, const struct rc_opts *o)
+{
+	e->ctx = ibv_open_device(dev);
+	cr_assert_not_null(e->ctx);
+	e->pd = ibv_alloc_pd(e->ctx);
+	e->cq = ibv_create_cq(e->ctx, (int)(4 * o->wr), NULL, NULL, 0);
+	e->len = o->buf_len;
+	e->buf = aligned_alloc(4096, (e->len + 4095) & ~(size_t)4095);
+	cr_assert(e->pd && e->cq && e->buf);
+	memset(e->buf, 0, e->len);
+	e->mr = ibv_reg_mr(e->pd, e->buf, e->len, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			   IBV_ACCESS_REMOTE_ATOMIC);
+	cr_assert_not_null(e->mr);
+}
+
+static void
+create_qp(struct rc_end *e, const struct rc_opts *o)
+{
+	struct ibv_qp_init_attr a = {
+		.send_cq = e->cq, .recv_cq = e->cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = o->wr, .max_recv_wr = o->wr,
+			 .max_send_sge = 4, .max_recv_sge = 4,
+			 .max_inline_data = 64 },
+	};
+
+	e->qp = ibv_create_qp(e->pd, &a);
+	cr_assert_not_null(e->qp, "create_qp: %s", strerror(errno));
+}
+
+static void
+connect_qp(struct rc_end *e, uint32_t dqpn, uint8_t peer_last_octet,
+	   const struct rc_opts *o)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = o->access };
+
+	cr_assert_eq(ibv_modify_qp(e->qp, &a, IBV_QP_STATE |
+		IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0);
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = o->mtu;
+	a.dest_qp_num = dqpn;
+	a.rq_psn = 0xfffff0;           /* wraps within the first messages */
+	a.max_dest_rd_atomic = 4;
+	a.min_rnr_timer = o->min_rnr_timer;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.sgid_index = 1;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xff;
+	a.ah_attr.grh.dgid.raw[12] = 10;
+	a.ah_attr.grh.dgid.raw[15] = peer_last_octet;
+	cr_assert_eq(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+		IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+		IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER), 0);
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0xfffff0;
+	a.timeout = o->timeout;
+	a.retry_cnt = o->retry_cnt;
+	a.rnr_retry = o->rnr_retry;
+	a.max_rd_atomic = 4;
+	cr_assert_eq(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+		IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+		IBV_QP_MAX_QP_RD_ATOMIC), 0);
+}
+
+void
+rc_pair_connect(struct rc_pair *p, const struct rc_opts *o)
+{
+	if (p->a.qp != NULL) {
+		ibv_destroy_qp(p->a.qp);
+		ibv_destroy_qp(p->b.qp);
+	}
+	create_qp(&p->a, o);
+	create_qp(&p->b, o);
+	connect_qp(&p->a, p->b.qp->qp_num, 2, o);
+	connect_qp(&p->b, p->a.qp->qp_num, 1, o);
+}
+
+void
+rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
+{
+	char *eal[] = { "test", "-l", (char *)o->eal_lcores, "--no-pci",
+		"--no-huge", "-m", "512", "--no-shconf",
+		"--log-level=lib.eal:error" };
+	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
+		"1:10.0.0.2/24", "--set", "limits.mbufs=16383" };
+	int n_app = 7, n = 0;
+	struct ibv_device **list;
+
+	memset(p, 0, sizeof(*p));
+	cr_assert_geq(rte_eal_init(9, eal), 0);
+	cr_assert_eq(rxd_port_ring_pair("rcA", "rcB", 0, &p->port_a,
+					&p->port_b), 0);
+	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	list = ibv_get_device_list(&n);
+	cr_assert_eq(n, 2);
+	open_end(&p->a, list[0], o);
+	open_end(&p->b, list[1], o);
+	ibv_free_device_list(list);
+	rc_pair_connect(p, o);
+}
+
+void
+rc_pair_stop(struct rc_pair *p)
+{
+	(void)p;
+	rxd_stop();
+	rte_eal_cleanup();
+}
+
+int
+rc_poll(struct ibv_cq *cq, struct ibv_wc *wc, int n, unsigned int ms)
+{
+	struct timespec t0, t;
+	int got = 0, r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (got < n) {
+		r = ibv_poll_cq(cq, n - got, wc + got);
+		cr_assert_geq(r, 0);
+		got += r;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 +
+		    (t.tv_nsec - t0.tv_nsec) / 1000000 > ms)
+			break;
+	}
+	return got;
+}
+
+int
+rc_post(struct rc_end *e, enum ibv_wr_opcode op, uint64_t wr_id, size_t off,
+	uint32_t len, uint64_t raddr, uint32_t rkey, unsigned int flags)
+{
+	struct ibv_sge sge = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
+	struct ibv_send_wr w = { .wr_id = wr_id, .sg_list = &sge,
+		.num_sge = 1, .opcode = op, .send_flags = flags }, *bad;
+
+	w.wr.rdma.remote_addr = raddr;
+	w.wr.rdma.rkey = rkey;
+	return ibv_post_send(e->qp, &w, &bad);
+}
+
+int
+rc_recv(struct rc_end *e, uint64_t wr_id, size_t off, uint32_t len)
+{
+	struct ibv_sge sge = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
+	struct ibv_recv_wr w = { .wr_id = wr_id, .sg_list = &sge,
+		.num_sge = 1 }, *bad;
+
+	return ibv_post_recv(e->qp, &w, &bad);
+}

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RC under the fault injector: a long randomized run of SEND, WRITE, READ
+ * and FETCH_ADD with 5% drop, 1% duplication, 1% reordering and 0.1%
+ * corruption in every direction, checked byte for byte, with exactly one
+ * completion per work request; then retry and RNR exhaustion.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <criterion/criterion.h>
+
+#include "rc_pair.h"
+#include "rxd/rxd.h"
+#include "rxd_wire.h"
+
+#define SLOT 8192
+#define WINDOW 16
+#define RECV_OFF (WINDOW * SLOT)
+#define COUNTER_OFF (2 * WINDOW * SLOT)
+#define BUF (COUNTER_OFF + 4096)
+
+static struct rc_pair p;
+static struct rc_opts opts = {
+	.eal_lcores = "0-1", .buf_len = BUF, .wr = 64,
+	.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		IBV_ACCESS_REMOTE_ATOMIC,
+	.timeout = 8, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 1,
+	.mtu = IBV_MTU_1024,
+};
+
+static void
+start(void)
+{
+	rc_pair_start(&p, &opts);
+}
+
+static void
+stop(void)
+{
+	rc_pair_stop(&p);
+}
+
+TestSuite(rc_faults, .init = start, .fini = stop, .timeout = 1200);
+
+static void
+faults(double drop, double dup, double reorder, double corrupt, bool cut)
+{
+	struct rxd_conf_fault f = { .drop = drop, .dup = dup,
+		.reorder = reorder, .corrupt = corrupt, .reorder_depth = 4,
+		.cut = cut, .drop_opcode = -1 };
+	unsigned int port;
+
+	for (port = 0; port < 2; port++) {
+		cr_assert_eq(rxd_fault_set(port, RXD_DIR_RX, &f, 11 + port), 0);
+		cr_assert_eq(rxd_fault_set(port, RXD_DIR_TX, &f, 23 + port), 0);
+	}
+}
+
+static void
+fill(uint8_t *b, uint32_t len, uint64_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		b[i] = (uint8_t)(seed * 131 + i * 7 + (i >> 7));
+}
+
+struct op {
+	enum ibv_wr_opcode opcode;
+	uint32_t len;
+	uint64_t add;
+	uint64_t before;   /* FETCH_ADD: counter before */
+};
+
+static uint32_t
+rnd(uint64_t *s, uint32_t n)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33) % n;
+}
+
+/* Post one window of random WRs; wait for every completion; check. */
+static void
+window(uint64_t *seed, uint64_t base, uint64_t *counter)
+{
+	static const enum ibv_wr_opcode kinds[] = { IBV_WR_SEND,
+		IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ,
+		IBV_WR_ATOMIC_FETCH_AND_ADD };
+	struct ibv_wc wc[WINDOW];
+	struct op ops[WINDOW];
+	unsigned int i, sends = 0;
+	uint8_t seen[WINDOW] = { 0 };
+	int n, k;
+
+	for (i = 0; i < WINDOW; i++) {
+		struct op *o = &ops[i];
+		uint8_t *a_slot = p.a.buf + i * SLOT;
+		uint8_t *b_slot = p.b.buf + i * SLOT;
+		struct ibv_sge sge = { (uintptr_t)a_slot, 0, p.a.mr->lkey };
+		struct ibv_send_wr w = { .wr_id = base + i, .sg_list = &sge,
+			.num_sge = 1, .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+		o->opcode = kinds[rnd(seed, 4)];
+		o->len = rnd(seed, 8) == 0 ? rnd(seed, SLOT + 1) :
+			rnd(seed, 2048);
+		w.opcode = o->opcode;
+		if (o->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+			o->len = 8;
+			o->add = rnd(seed, 1000);
+			o->before = *counter;
+			*counter += o->add;
+			w.wr.atomic.remote_addr = (uintptr_t)p.b.buf +
+				COUNTER_OFF;
+			w.wr.atomic.rkey = p.b.mr->rkey;
+			w.wr.atomic.compare_add = o->add;
+		} else {
+			w.wr.rdma.remote_addr = (uintptr_t)b_slot;
+			w.wr.rdma.rkey = p.b.mr->rkey;
+		}
+		sge.length = o->len;
+		if (o->opcode == IBV_WR_RDMA_READ)
+			fill(b_slot, o->len, base + i);
+		else
+			fill(a_slot, o->len, base + i);
+		if (o->opcode == IBV_WR_SEND) {
+			cr_assert_eq(rc_recv(&p.b, base + i,
+					     RECV_OFF + sends * SLOT, SLOT), 0);
+			sends++;
+		}
+		cr_assert_eq(ibv_post_send(p.a.qp, &w, &bad), 0);
+	}
+	n = rc_poll(p.a.cq, wc, WINDOW, 60000);
+	cr_assert_eq(n, WINDOW, "%d of %d completions at %lu", n, WINDOW,
+		     (unsigned long)base);
+	for (k = 0; k < n; k++) {
+		unsigned int j = (unsigned int)(wc[k].wr_id - base);
+
+		cr_assert_eq(wc[k].status, IBV_WC_SUCCESS, "wr %lu: %s",
+			     (unsigned long)wc[k].wr_id,
+			     ibv_wc_status_str(wc[k].status));
+		cr_assert(j < WINDOW && !seen[j]++, "one completion per WR");
+		cr_assert_eq(j, (unsigned int)k, "completions in order");
+	}
+	cr_assert_eq(ibv_poll_cq(p.a.cq, WINDOW, wc), 0, "no extra ones");
+	n = rc_poll(p.b.cq, wc, (int)sends, 60000);
+	cr_assert_eq(n, (int)sends);
+	for (i = 0, k = 0; i < WINDOW; i++) {
+		struct op *o = &ops[i];
+		uint8_t *a_slot = p.a.buf + i * SLOT;
+		uint8_t *b_slot = p.b.buf + i * SLOT;
+
+		switch (o->opcode) {
+		case IBV_WR_SEND:
+			cr_assert_eq(wc[k].status, IBV_WC_SUCCESS);
+			cr_assert_eq(wc[k].wr_id, base + i);
+			cr_assert_eq(wc[k].byte_len, o->len);
+			cr_assert_arr_eq(p.b.buf + RECV_OFF + k * SLOT, a_slot,
+					 o->len, "SEND %lu", base + i);
+			k++;
+			break;
+		case IBV_WR_RDMA_WRITE:
+			cr_assert_arr_eq(b_slot, a_slot, o->len, "WRITE");
+			break;
+		case IBV_WR_RDMA_READ:
+			cr_assert_arr_eq(a_slot, b_slot, o->len, "READ");
+			break;
+		default:
+			cr_assert_eq(*(uint64_t *)a_slot, o->before,
+				     "FETCH_ADD once only");
+		}
+	}
+	cr_assert_eq(*(uint64_t *)(p.b.buf + COUNTER_OFF), *counter);
+}
+
+static uint64_t
+soak_wrs(void)
+{
+	const char *s = getenv("RXD_SOAK_WRS");
+
+	return s ? strtoull(s, NULL, 10) : 100000;
+}
+
+Test(rc_faults, soak_loss_dup_reorder_corrupt)
+{
+	struct rxd_port_counters c0, c1;
+	uint64_t seed = 12345, counter = 0, i, n = soak_wrs();
+
+	double f[4] = { 0.05, 0.01, 0.01, 0.001 };
+	const char *env = getenv("RXD_SOAK_FAULTS");   /* drop,dup,reo,corr */
+
+	if (env != NULL)
+		sscanf(env, "%lf,%lf,%lf,%lf", &f[0], &f[1], &f[2], &f[3]);
+	*(uint64_t *)(p.b.buf + COUNTER_OFF) = 0;
+	faults(f[0], f[1], f[2], f[3], false);
+	for (i = 0; i < n; i += WINDOW)
+		window(&seed, i, &counter);
+	struct rxd_qp_stats qa, qb;
+
+	cr_assert_eq(rxd_port_counters(0, &c0), 0);
+	cr_assert_eq(rxd_port_counters(1, &c1), 0);
+	cr_assert_eq(rxd_qp_stats(0, p.a.qp->qp_num, &qa), 0);
+	cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &qb), 0);
+	cr_assert_gt(qa.retransmits, 0);
+	cr_assert_gt(qa.timeouts, 0);
+	cr_assert_gt(qa.naks_rx[0], 0, "sequence NAKs reached the requester");
+	cr_assert_gt(qb.naks_tx[0], 0, "the responder NAKed gaps");
+	cr_assert_gt(qb.duplicates, 0);
+	cr_assert_gt(c0.fault_tx_dropped + c1.fault_tx_dropped, 0);
+	cr_assert_gt(c0.fault_rx_duplicated + c1.fault_rx_duplicated, 0);
+	cr_assert_gt(c0.fault_tx_corrupted + c1.fault_tx_corrupted, 0);
+	cr_assert_gt(c0.wire_err[RXD_WIRE_ICRC] + c1.wire_err[RXD_WIRE_ICRC] +
+		     c0.wire_err[RXD_WIRE_UDP_CSUM] +
+		     c1.wire_err[RXD_WIRE_UDP_CSUM] +
+		     c0.wire_err[RXD_WIRE_IP_CSUM] +
+		     c1.wire_err[RXD_WIRE_IP_CSUM], 0,
+		     "corrupted frames are caught and dropped");
+	cr_log_info("soak: requester retransmits %lu timeouts %lu seq NAKs "
+		    "%lu; responder duplicates %lu", (unsigned long)qa.retransmits,
+		    (unsigned long)qa.timeouts, (unsigned long)qa.naks_rx[0],
+		    (unsigned long)qb.duplicates);
+	cr_log_info("soak: %lu WRs; frames dropped %lu, duplicated %lu, "
+		    "held back %lu, corrupted %lu; corrupt frames refused %lu",
+		    (unsigned long)n,
+		    (unsigned long)(c0.fault_tx_dropped + c1.fault_tx_dropped +
+				    c0.fault_rx_dropped + c1.fault_rx_dropped),
+		    (unsigned long)(c0.fault_tx_duplicated +
+				    c1.fault_tx_duplicated +
+				    c0.fault_rx_duplicated +
+				    c1.fault_rx_duplicated),
+		    (unsigned long)(c0.fault_tx_reordered +
+				    c1.fault_tx_reordered +
+				    c0.fault_rx_reordered +
+				    c1.fault_rx_reordered),
+		    (unsigned long)(c0.fault_tx_corrupted +
+				    c1.fault_tx_corrupted +
+				    c0.fault_rx_corrupted +
+				    c1.fault_rx_corrupted),
+		    (unsigned long)(c0.wire_err[RXD_WIRE_ICRC] +
+				    c1.wire_err[RXD_WIRE_ICRC]));
+}
+
+static double
+elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 +
+		(double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* Link cut: retry_cnt + 1 attempts, then RETRY_EXC_ERR and flushes. */
+Test(rc_faults, peer_vanishes_retry_exceeded)
+{
+	struct ibv_wc wc[4];
+	struct timespec t0;
+	double ms, rto_ms = 4.096e-3 * (1 << 12);
+	struct rc_opts o = opts;
+
+	o.timeout = 12;         /* 16.8 ms */
+	o.retry_cnt = 3;
+	rc_pair_connect(&p, &o);
+	faults(0, 0, 0, 0, true);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey, 0), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 2, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey, 0), 0);
+	cr_assert_eq(rc_poll(p.a.cq, wc, 2, 10000), 2);
+	ms = elapsed_ms(&t0);
+	cr_assert_eq(wc[0].wr_id, 1);
+	cr_assert_eq(wc[0].status, IBV_WC_RETRY_EXC_ERR);
+	cr_assert_eq(wc[1].status, IBV_WC_WR_FLUSH_ERR);
+	cr_assert(ms >= 4 * rto_ms && ms <= 4 * 4 * rto_ms,
+		  "%.1f ms for 4 attempts of %.1f ms", ms, rto_ms);
+}
+
+/* The receiver never posts: RNR_RETRY_EXC_ERR after rnr_retry waits. */
+Test(rc_faults, rnr_retry_exceeded)
+{
+	struct ibv_wc wc;
+	struct timespec t0;
+	double ms;
+	struct rc_opts o = opts;
+
+	o.rnr_retry = 3;
+	o.min_rnr_timer = 18;   /* 5.12 ms */
+	rc_pair_connect(&p, &o);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_SEND, 1, 0, 64, 0, 0, 0), 0);
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 10000), 1);
+	ms = elapsed_ms(&t0);
+	cr_assert_eq(wc.status, IBV_WC_RNR_RETRY_EXC_ERR);
+	cr_assert(ms >= 3 * 5.12 && ms < 3 * 5.12 * 4,
+		  "%.1f ms for 3 RNR waits of 5.12 ms", ms);
+}
