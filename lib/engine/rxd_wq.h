@@ -21,6 +21,9 @@
 
 #define RXD_MAX_SGE 16
 #define RXD_MAX_INLINE 256
+/** READ/atomic depth either way (Soft-RoCE's 128: perftest passes the
+ * peer's value as max_rd_atomic). */
+#define RXD_MAX_RD_ATOMIC 128
 
 /** A send work request as the engine sees it. */
 struct rxd_send_wqe {

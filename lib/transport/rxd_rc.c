@@ -21,7 +21,7 @@ rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size)
 		return -1;
 	rc->win_size = sq_size ? sq_size : 1;
 	rc->win = calloc(rc->win_size, sizeof(*rc->win));
-	rc->n_res = 16;
+	rc->n_res = RXD_MAX_RD_ATOMIC;
 	rc->res = calloc(rc->n_res, sizeof(*rc->res));
 	if (rc->win == NULL || rc->res == NULL) {
 		free(rc->win);

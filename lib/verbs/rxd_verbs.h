@@ -19,7 +19,6 @@
 
 #define RXD_VENDOR_ID 0x000000       /* none: not mlx5/EFA (perftest) */
 #define RXD_VENDOR_PART_ID 0x7278    /* "rx" */
-#define RXD_MAX_RD_ATOMIC 16
 #define RXD_MAX_PD (1u << 20)
 #define RXD_MAX_AH (1u << 20)
 #define RXD_MAX_MSG_SZ 0x80000000u

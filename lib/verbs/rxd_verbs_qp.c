@@ -14,6 +14,7 @@
 
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 
 #include "rxd_qp.h"
 #include "rxd_transport.h"
@@ -295,6 +296,28 @@ sync_state(struct rxd_qp *qp)
 	}
 }
 
+/* Say why a modify was refused, at debug level (RXD_LOG=debug). */
+static void
+log_refusal(const struct rxd_qp *qp, const struct ibv_qp_attr *attr,
+	    int mask, int rc)
+{
+	enum ibv_qp_state to = (mask & IBV_QP_STATE) ? attr->qp_state :
+		qp->st.attr.qp_state;
+	int req = 0, opt = 0;
+
+	if (rxd_qp_transition_masks(qp->st.type, qp->st.attr.qp_state, to,
+				    &req, &opt) != 0) {
+		RTE_LOG(DEBUG, USER1, "rxd: QP %u: no transition %d -> %d\n",
+			qp->core.qpn, qp->st.attr.qp_state, to);
+		return;
+	}
+	RTE_LOG(DEBUG, USER1, "rxd: QP %u: modify %d -> %d refused (%s): "
+		"missing %s, not allowed %s, else a value out of range\n",
+		qp->core.qpn, qp->st.attr.qp_state, to, strerror(rc),
+		rxd_qp_attr_name(req & ~mask),
+		rxd_qp_attr_name(mask & ~(req | opt | IBV_QP_STATE)));
+}
+
 int
 ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 {
@@ -312,6 +335,8 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 		rxd_qp_attr_apply(&qp->st, attr, attr_mask);
 		rc = -rxd_qp_apply(&qp->core, &qp->st.attr, attr_mask);
 		ibqp->state = qp->st.attr.qp_state;
+	} else {
+		log_refusal(qp, attr, attr_mask, rc);
 	}
 	pthread_mutex_unlock(&ibqp->mutex);
 	return rc;

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# rc-interop.sh - RC between rxd and Linux Soft-RoCE: Debian's unmodified
+# ibv_rc_pingpong and perftest (ib_write_bw, ib_read_bw, ib_send_lat,
+# ib_atomic_bw) with rxd on the host side of the lab's bridge (net_af_packet
+# on rxdh0, 10.88.0.1) and rdma_rxe in the guest (10.88.0.11), in both roles.
+# The TCP exchange of the tools runs over a kernel veth (10.88.0.254). rxd
+# captures every frame to pcapng; when ../shared/tools/roce-check exists (CI)
+# each capture must pass it.
+#
+# Usage: rc-interop.sh BUILD_DIR     (root; exit 0 ok, 1 failed, 77 skipped)
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+build=$(cd "${1:?usage: rc-interop.sh BUILD_DIR}" && pwd)
+H=$RXD_INTEROP_HERE
+out=${RXD_INTEROP_OUT:-$build/interop}
+kif=rxdk0
+kip=10.88.0.254
+checker=${RXD_ROCE_CHECK:-$H/../../../shared/tools/roce-check/roce-check}
+failed=0
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespace, QEMU)"
+[ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
+command -v ib_write_bw >/dev/null || skip "perftest not installed"
+
+cleanup() { "$H/guest-stop.sh" >/dev/null 2>&1; }
+trap cleanup EXIT
+mkdir -p "$out"
+"$H/guest-build.sh" >"$out/build.log" 2>&1 ||
+	skip "cannot build the Soft-RoCE guest (see $out/build.log)"
+"$H/guest-start.sh" >"$out/start.log" 2>&1 || {
+	echo "FAIL: the Soft-RoCE guest did not start"
+	cat "$out/start.log"
+	exit 1
+}
+"$H/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
+
+# rxd_run NAME TOOL ARGS...: the tool on rxd, capturing to NAME.pcapng
+rxd_run() {
+	local name=$1
+	shift
+	cat >"$out/$name.ini" <<-INI
+	[port0]
+	addr = $RXD_INTEROP_RXD_IP/24
+	capture = $out/$name.pcapng
+	INI
+	rxi_ns env LD_LIBRARY_PATH="$build/compat" RXD_CONFIG="$out/$name.ini" \
+		RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF --log-level=lib.eal:error" \
+		timeout 120 "$@"
+}
+
+check_capture() {
+	local pcap=$1
+	[ -x "$checker" ] || return 0
+	if "$checker" --no-scapy --min-packets 1 "$pcap" >"$pcap.check" 2>&1; then
+		echo "PASS: roce-check accepts $(basename "$pcap") ($(tail -1 "$pcap.check" | sed 's/.*: //'))"
+	else
+		echo "FAIL: roce-check refuses $(basename "$pcap")"
+		sed 's/^/    | /' "$pcap.check" | tail -20
+		failed=1
+	fi
+}
+
+# pair NAME SERVER_SIDE TOOL ARGS: SERVER_SIDE is guest or rxd
+pair() {
+	local name=$1 side=$2 tool=$3 args=$4 job rc grc dev_g=rxe0 dev_r=rxd0
+	local gx="-g 1" rx="-g 1"
+	case $tool in ib_*) gx="-x 1" rx="-x 1" ;; esac
+	if [ "$side" = guest ]; then
+		job=$("$H/guest-exec.sh" -b "$tool -d $dev_g $gx $args")
+		sleep 3
+		rxd_run "$name" "$tool" -d "$dev_r" $rx $args "$RXD_INTEROP_GUEST_IP" \
+			>"$out/$name.rxd.log" 2>&1
+		rc=$?
+		"$H/guest-exec.sh" -t 60 -w "$job" >"$out/$name.guest.log" 2>&1
+		grc=$?
+	else
+		rxd_run "$name" "$tool" -d "$dev_r" $rx $args \
+			>"$out/$name.rxd.log" 2>&1 &
+		sleep 3
+		"$H/guest-exec.sh" -t 60 "$tool -d $dev_g $gx $args $kip" \
+			>"$out/$name.guest.log" 2>&1
+		grc=$?
+		wait $!
+		rc=$?
+	fi
+	if [ $rc -eq 0 ] && [ $grc -eq 0 ]; then
+		echo "PASS: $tool $args ($side serves): both ends complete"
+		check_capture "$out/$name.pcapng"
+	else
+		echo "FAIL: $tool $args ($side serves): rxd exit $rc, guest exit $grc"
+		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15
+		sed 's/^/    guest | /' "$out/$name.guest.log" | tail -15
+		failed=1
+	fi
+}
+
+for side in guest rxd; do
+	pair "pingpong-$side" $side ibv_rc_pingpong "-n 20 -s 4096"
+	pair "write-bw-$side" $side ib_write_bw "-s 65536 -n 50"
+	pair "read-bw-$side" $side ib_read_bw "-s 65536 -n 50"
+	pair "send-lat-$side" $side ib_send_lat "-s 8 -n 100"
+	pair "atomic-bw-$side" $side ib_atomic_bw "-n 100"
+done
+[ -x "$checker" ] || echo "SKIP: roce-check not found ($checker); captures not checked"
+echo "logs and captures: $out"
+exit $failed
