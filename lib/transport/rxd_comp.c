@@ -83,6 +83,7 @@ retire(struct rxd_rc *rc)
 		complete(rc, rxd_win(rc, rc->head), IBV_WC_SUCCESS);
 		rc->head++;
 	}
+	rxd_rc_check_drained(rc);
 }
 
 /*

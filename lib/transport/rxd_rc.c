@@ -155,7 +155,12 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		rc->epsn = a->rq_psn;
 		rc->msn = 0;
 		break;
+	case IBV_QPS_SQD:
+		rc->draining = true;
+		rxd_rc_check_drained(rc);
+		break;
 	case IBV_QPS_RTS:
+		rc->draining = false;
 		if (from == IBV_QPS_RTR) {
 			rc->npsn = a->sq_psn;
 			rc->retry_left = a->retry_cnt;
@@ -171,6 +176,16 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 	default:
 		break;
 	}
+}
+
+/* SQD: once nothing is outstanding, say so (once per RTS->SQD). */
+void
+rxd_rc_check_drained(struct rxd_rc *rc)
+{
+	if (!rc->draining || rc->head != rc->tail)
+		return;
+	rc->draining = false;
+	rc->qp->async(rc->qp, IBV_EVENT_SQ_DRAINED);
 }
 
 void

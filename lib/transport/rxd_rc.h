@@ -54,6 +54,7 @@ struct rxd_rc {
 	uint64_t deadline;         /**< retransmit timer, 0 = not armed */
 	uint64_t rnr_until;        /**< RNR back-off end, 0 = none */
 	bool rewound;              /**< rewound to rewind_psn, no progress since */
+	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	uint32_t rewind_psn;
 	/* responder */
 	uint32_t epsn;
@@ -118,6 +119,7 @@ void rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt);
 
 /* rxd_rc.c */
+void rxd_rc_check_drained(struct rxd_rc *rc);
 void rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline);
 void rxd_rc_to_error(struct rxd_rc *rc);
 bool rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge,

@@ -192,11 +192,14 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 		return false;
 	}
 	/* UC and UD have no transport yet: their WRs wait (and flush) */
-	if (qp->type != IBV_QPT_RC || qp->attr.qp_state != IBV_QPS_RTS ||
-	    rc->rnr_until)
+	if (qp->type != IBV_QPT_RC || rc->rnr_until ||
+	    (qp->attr.qp_state != IBV_QPS_RTS &&
+	     qp->attr.qp_state != IBV_QPS_SQD))
 		return false;
 	while (budget > 0) {
-		if (rc->cur == rc->tail && !fetch(rc))
+		/* SQD finishes what it started and takes nothing new */
+		if (rc->cur == rc->tail &&
+		    (qp->attr.qp_state == IBV_QPS_SQD || !fetch(rc)))
 			return false;
 		if (qp->attr.qp_state == IBV_QPS_ERR)
 			return false;

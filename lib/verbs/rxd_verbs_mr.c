@@ -198,3 +198,17 @@ ibv_dereg_mr(struct ibv_mr *ibmr)
 	free(mr);
 	return 0;
 }
+
+int
+ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
+	     size_t length, int access)
+{
+	(void)mr;
+	(void)flags;
+	(void)pd;
+	(void)addr;
+	(void)length;
+	(void)access;
+	errno = EOPNOTSUPP;
+	return IBV_REREG_MR_ERR_INPUT; /* not supported: deregister, register */
+}

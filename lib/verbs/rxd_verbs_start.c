@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -68,6 +69,32 @@ start_eal(void)
 
 static bool eal_ours;
 
+#define LINK_WAIT_MS_DEFAULT 5000
+
+/*
+ * Programs written for NICs expect an active port (perftest refuses a down
+ * one), but a memif link comes up only when its peer connects: wait for the
+ * links a while, RXD_LINK_WAIT_MS (default 5000; 0 = do not wait).
+ */
+static void
+wait_for_links(void)
+{
+	const char *env = getenv("RXD_LINK_WAIT_MS");
+	long ms = env != NULL ? strtol(env, NULL, 10) : LINK_WAIT_MS_DEFAULT;
+	struct rxd_port_info info;
+	unsigned int i, up;
+	long waited;
+
+	for (waited = 0; waited <= ms; waited++) {
+		for (i = 0, up = 0; i < rxd_port_count(); i++)
+			up += rxd_port_info(i, &info) == 0 && info.link_up;
+		if (up == rxd_port_count())
+			return;
+		if (rxd_poll() == 0)
+			usleep(1000);
+	}
+}
+
 /* A lazily started stack stops with the program: engines must not be
  * polling a port while exit() tears the process down. */
 static void
@@ -98,5 +125,6 @@ rxd_verbs_start(void)
 		return rc;
 	}
 	atexit(stop_at_exit);
+	wait_for_links();
 	return 0;
 }

@@ -48,9 +48,13 @@ rxd_run() {
 	addr = $RXD_INTEROP_RXD_IP/24
 	capture = $out/$name.pcapng
 	INI
-	rxi_ns env LD_LIBRARY_PATH="$build/compat" RXD_CONFIG="$out/$name.ini" \
-		RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF --log-level=lib.eal:error" \
-		timeout 120 "$@"
+	(
+		# shellcheck source=../lib/compat-env.sh
+		. "$H/../lib/compat-env.sh" "$build"
+		rxi_ns env RXD_CONFIG="$out/$name.ini" \
+			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF --log-level=lib.eal:error" \
+			timeout 120 "$@"
+	)
 }
 
 check_capture() {

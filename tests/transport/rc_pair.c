@@ -29,8 +29,8 @@ open_end(struct rc_end *e, struct ibv_device *dev, const struct rc_opts *o)
 	cr_assert_not_null(e->mr);
 }
 
-static void
-create_qp(struct rc_end *e, const struct rc_opts *o)
+struct ibv_qp *
+rc_create_qp(struct rc_end *e, const struct rc_opts *o)
 {
 	struct ibv_qp_init_attr a = {
 		.send_cq = e->cq, .recv_cq = e->cq, .qp_type = IBV_QPT_RC,
@@ -39,18 +39,20 @@ create_qp(struct rc_end *e, const struct rc_opts *o)
 			 .max_inline_data = 64 },
 	};
 
-	e->qp = ibv_create_qp(e->pd, &a);
-	cr_assert_not_null(e->qp, "create_qp: %s", strerror(errno));
+	struct ibv_qp *qp = ibv_create_qp(e->pd, &a);
+
+	cr_assert_not_null(qp, "create_qp: %s", strerror(errno));
+	return qp;
 }
 
-static void
-connect_qp(struct rc_end *e, uint32_t dqpn, uint8_t peer_last_octet,
-	   const struct rc_opts *o)
+void
+rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,
+	      uint8_t sgid_index, const struct rc_opts *o)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 		.qp_access_flags = o->access };
 
-	cr_assert_eq(ibv_modify_qp(e->qp, &a, IBV_QP_STATE |
+	cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE |
 		IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
@@ -61,12 +63,12 @@ connect_qp(struct rc_end *e, uint32_t dqpn, uint8_t peer_last_octet,
 	a.min_rnr_timer = o->min_rnr_timer;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
+	a.ah_attr.grh.sgid_index = sgid_index;
 	a.ah_attr.grh.hop_limit = 64;
 	a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xff;
 	a.ah_attr.grh.dgid.raw[12] = 10;
-	a.ah_attr.grh.dgid.raw[15] = peer_last_octet;
-	cr_assert_eq(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+	a.ah_attr.grh.dgid.raw[15] = peer_octet;
+	cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
 		IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 		IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER), 0);
 	a.qp_state = IBV_QPS_RTS;
@@ -75,7 +77,7 @@ connect_qp(struct rc_end *e, uint32_t dqpn, uint8_t peer_last_octet,
 	a.retry_cnt = o->retry_cnt;
 	a.rnr_retry = o->rnr_retry;
 	a.max_rd_atomic = 4;
-	cr_assert_eq(ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+	cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
 		IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 		IBV_QP_MAX_QP_RD_ATOMIC), 0);
 }
@@ -87,10 +89,10 @@ rc_pair_connect(struct rc_pair *p, const struct rc_opts *o)
 		ibv_destroy_qp(p->a.qp);
 		ibv_destroy_qp(p->b.qp);
 	}
-	create_qp(&p->a, o);
-	create_qp(&p->b, o);
-	connect_qp(&p->a, p->b.qp->qp_num, 2, o);
-	connect_qp(&p->b, p->a.qp->qp_num, 1, o);
+	p->a.qp = rc_create_qp(&p->a, o);
+	p->b.qp = rc_create_qp(&p->b, o);
+	rc_connect_qp(p->a.qp, p->b.qp->qp_num, 2, 1, o);
+	rc_connect_qp(p->b.qp, p->a.qp->qp_num, 1, 1, o);
 }
 
 void
@@ -100,8 +102,9 @@ rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 		"--no-huge", "-m", "512", "--no-shconf",
 		"--log-level=lib.eal:error" };
 	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
-		"1:10.0.0.2/24", "--set", "limits.mbufs=16383" };
-	int n_app = 7, n = 0;
+		"0:10.0.0.9/24", "--ip", "1:10.0.0.2/24", "--set",
+		"limits.mbufs=16383" };
+	int n_app = 9, n = 0;
 	struct ibv_device **list;
 
 	memset(p, 0, sizeof(*p));

@@ -3,6 +3,7 @@
  * RC between two rxd ports in one process (net_ring pair): every opcode at
  * the sizes around the path MTU, byte-exact; remote errors; RNR.
  */
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,8 +11,10 @@
 #include <criterion/criterion.h>
 
 #include "rc_pair.h"
+#include "rxd/rxd.h"
 
-#define BUF (256 * 1024)
+#define BIG (16u << 20)
+#define BUF (2 * BIG + 65536)
 
 static struct rc_pair p;
 static const struct rc_opts opts = {
@@ -36,7 +39,7 @@ stop(void)
 
 TestSuite(rc, .init = start, .fini = stop, .timeout = 120);
 
-static const uint32_t sizes[] = { 0, 1, 1023, 1024, 1025, 65536 + 3 };
+static const uint32_t sizes[] = { 0, 1, 1023, 1024, 1025, 65536 + 3, BIG };
 
 static void
 pattern(uint8_t *b, uint32_t len, uint32_t seed)
@@ -47,18 +50,19 @@ pattern(uint8_t *b, uint32_t len, uint32_t seed)
 		b[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 8));
 }
 
-static void
+static struct ibv_wc
 expect_one(struct ibv_cq *cq, enum ibv_wc_status st, enum ibv_wc_opcode op,
 	   uint32_t byte_len)
 {
 	struct ibv_wc wc;
 
-	cr_assert_eq(rc_poll(cq, &wc, 1, 5000), 1, "no completion");
+	cr_assert_eq(rc_poll(cq, &wc, 1, 10000), 1, "no completion");
 	cr_assert_eq(wc.status, st, "status %s", ibv_wc_status_str(wc.status));
 	if (st == IBV_WC_SUCCESS) {
 		cr_assert_eq(wc.opcode, op);
 		cr_assert_eq(wc.byte_len, byte_len);
 	}
+	return wc;
 }
 
 Test(rc, send_sizes)
@@ -69,8 +73,8 @@ Test(rc, send_sizes)
 		uint32_t n = sizes[i];
 
 		pattern(p.a.buf, n, i);
-		memset(p.b.buf, 0xee, BUF);
-		cr_assert_eq(rc_recv(&p.b, i, 0, BUF), 0);
+		memset(p.b.buf, 0xee, n + 1);
+		cr_assert_eq(rc_recv(&p.b, i, 0, BIG + 1), 0);
 		cr_assert_eq(rc_post(&p.a, IBV_WR_SEND, i, 0, n, 0, 0,
 				     IBV_SEND_SIGNALED), 0);
 		expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
@@ -88,7 +92,7 @@ Test(rc, write_sizes)
 		uint32_t n = sizes[i];
 
 		pattern(p.a.buf, n, i + 10);
-		memset(p.b.buf, 0, BUF);
+		memset(p.b.buf, 0, n + 100);
 		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, i, 0, n,
 				     (uintptr_t)p.b.buf + 100, p.b.mr->rkey,
 				     IBV_SEND_SIGNALED), 0);
@@ -105,7 +109,7 @@ Test(rc, read_sizes)
 		uint32_t n = sizes[i];
 
 		pattern(p.b.buf, n, i + 20);
-		memset(p.a.buf, 0, BUF);
+		memset(p.a.buf, 0, n + 8);
 		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_READ, i, 8, n,
 				     (uintptr_t)p.b.buf, p.b.mr->rkey,
 				     IBV_SEND_SIGNALED), 0);
@@ -192,4 +196,290 @@ Test(rc, rnr_then_late_receive)
 	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
 	expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV, 100);
 	cr_assert_arr_eq(p.b.buf, p.a.buf, 100);
+}
+
+static int
+post_wr(struct rc_end *e, struct ibv_send_wr *w)
+{
+	struct ibv_send_wr *bad;
+
+	return ibv_post_send(e->qp, w, &bad);
+}
+
+Test(rc, immediate_and_invalidate)
+{
+	struct ibv_sge sge = { (uintptr_t)p.a.buf, 100, p.a.mr->lkey };
+	struct ibv_send_wr w = { .sg_list = &sge, .num_sge = 1,
+		.send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc;
+
+	pattern(p.a.buf, 100, 1);
+	cr_assert_eq(rc_recv(&p.b, 1, 0, 4096), 0);
+	w.opcode = IBV_WR_SEND_WITH_IMM;
+	w.imm_data = htobe32(0xdeadbeef);
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
+	wc = expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV, 100);
+	cr_assert(wc.wc_flags & IBV_WC_WITH_IMM);
+	cr_assert_eq(be32toh(wc.imm_data), 0xdeadbeef);
+	cr_assert_eq(wc.src_qp, p.a.qp->qp_num);
+
+	cr_assert_eq(rc_recv(&p.b, 2, 0, 4096), 0);
+	w.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	w.imm_data = htobe32(7);
+	w.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 8192;
+	w.wr.rdma.rkey = p.b.mr->rkey;
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 0);
+	wc = expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV_RDMA_WITH_IMM, 0);
+	cr_assert_eq(be32toh(wc.imm_data), 7);
+	cr_assert_arr_eq(p.b.buf + 8192, p.a.buf, 100);
+
+	cr_assert_eq(rc_recv(&p.b, 3, 0, 4096), 0);
+	w.opcode = IBV_WR_SEND_WITH_INV;
+	w.invalidate_rkey = 0x1234;
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
+	wc = expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV, 100);
+	cr_assert(wc.wc_flags & IBV_WC_WITH_INV);
+	cr_assert_eq(wc.invalidated_rkey, 0x1234);
+}
+
+Test(rc, gather_scatter_and_inline)
+{
+	struct ibv_sge g[3] = {
+		{ (uintptr_t)p.a.buf, 1000, p.a.mr->lkey },
+		{ (uintptr_t)p.a.buf + 5000, 1500, p.a.mr->lkey },
+		{ (uintptr_t)p.a.buf + 9000, 7, p.a.mr->lkey },
+	};
+	struct ibv_sge sc[2] = {
+		{ (uintptr_t)p.b.buf, 1200, p.b.mr->lkey },
+		{ (uintptr_t)p.b.buf + 20000, 2000, p.b.mr->lkey },
+	};
+	struct ibv_recv_wr r = { .wr_id = 1, .sg_list = sc, .num_sge = 2 }, *rb;
+	struct ibv_send_wr w = { .sg_list = g, .num_sge = 3,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
+	uint8_t want[2507];
+
+	pattern(p.a.buf, 10000, 4);
+	memcpy(want, p.a.buf, 1000);
+	memcpy(want + 1000, p.a.buf + 5000, 1500);
+	memcpy(want + 2500, p.a.buf + 9000, 7);
+	cr_assert_eq(ibv_post_recv(p.b.qp, &r, &rb), 0);
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
+	expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV, 2507);
+	cr_assert_arr_eq(p.b.buf, want, 1200, "first receive SGE");
+	cr_assert_arr_eq(p.b.buf + 20000, want + 1200, 1307, "second SGE");
+
+	/* inline: the buffer may change right after the post */
+	w.num_sge = 1;
+	g[0].length = 60;
+	w.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	memcpy(want, p.a.buf, 60);
+	cr_assert_eq(rc_recv(&p.b, 2, 0, 4096), 0);
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	memset(p.a.buf, 0, 60);
+	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
+	expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV, 60);
+	cr_assert_arr_eq(p.b.buf, want, 60, "inline data copied at post");
+}
+
+Test(rc, unsignaled_then_signaled)
+{
+	struct ibv_wc wc[4];
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		pattern(p.a.buf + i * 4096, 4096, (uint32_t)i);
+		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, (uint64_t)i,
+				     (size_t)i * 4096, 4096,
+				     (uintptr_t)p.b.buf + (size_t)i * 4096,
+				     p.b.mr->rkey, 0), 0);
+	}
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_READ, 99, 100000, 8,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_poll(p.a.cq, wc, 4, 2000), 1, "only the signaled one");
+	cr_assert_eq(wc[0].wr_id, 99);
+	cr_assert_arr_eq(p.b.buf, p.a.buf, 10 * 4096);
+	/* the slots of the ten are free again: 64 more fit */
+	for (i = 0; i < 63; i++)
+		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 0, 0, 8,
+				     (uintptr_t)p.b.buf, p.b.mr->rkey, 0), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 8,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_poll(p.a.cq, wc, 1, 5000), 1);
+}
+
+Test(rc, fence_after_read)
+{
+	memcpy(p.b.buf, "old!", 4);
+	memcpy(p.a.buf + 64, "new!", 4);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_READ, 1, 0, 4,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 2, 64, 4,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED | IBV_SEND_FENCE), 0);
+	cr_assert_eq(expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_RDMA_READ,
+				4).wr_id, 1);
+	cr_assert_eq(expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE,
+				0).wr_id, 2);
+	cr_assert_arr_eq(p.a.buf, "old!", 4, "the READ saw the old data");
+	cr_assert_arr_eq(p.b.buf, "new!", 4);
+}
+
+Test(rc, write_to_mr_without_remote_write)
+{
+	struct ibv_mr *ro = ibv_reg_mr(p.b.pd, p.b.buf + BIG, 4096,
+				       IBV_ACCESS_REMOTE_READ);
+
+	memset(p.b.buf + BIG, 0x5a, 4096);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 64,
+			     (uintptr_t)p.b.buf + BIG, ro->rkey, 0), 0);
+	expect_one(p.a.cq, IBV_WC_REM_ACCESS_ERR, 0, 0);
+	cr_assert_eq(p.b.buf[BIG], 0x5a, "target untouched");
+}
+
+Test(rc, write_to_qp_without_remote_write)
+{
+	struct rc_opts o = opts;
+
+	o.access = IBV_ACCESS_REMOTE_READ;
+	rc_pair_connect(&p, &o);
+	memset(p.b.buf, 0x5a, 64);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey, 0), 0);
+	expect_one(p.a.cq, IBV_WC_REM_INV_REQ_ERR, 0, 0);
+	cr_assert_eq(p.b.buf[0], 0x5a, "target untouched");
+}
+
+Test(rc, sqd_drains_and_raises_sq_drained)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_SQD,
+		.en_sqd_async_notify = 1 };
+	struct ibv_async_event ev;
+	struct ibv_wc wc[9];
+	int i, n;
+
+	for (i = 0; i < 8; i++)
+		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, (uint64_t)i, 0,
+				     65536, (uintptr_t)p.b.buf, p.b.mr->rkey,
+				     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE |
+				   IBV_QP_EN_SQD_ASYNC_NOTIFY), 0);
+	cr_assert_eq(ibv_get_async_event(p.a.ctx, &ev), 0);
+	cr_assert_eq(ev.event_type, IBV_EVENT_SQ_DRAINED);
+	cr_assert_eq(ev.element.qp, p.a.qp);
+	ibv_ack_async_event(&ev);
+	/* WRs already started have completed; the others wait for RTS */
+	n = ibv_poll_cq(p.a.cq, 8, wc);
+	cr_assert(n >= 0 && n <= 8);
+	a.qp_state = IBV_QPS_RTS;
+	cr_assert_eq(ibv_modify_qp(p.a.qp, &a, IBV_QP_STATE), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 9, 0, 8,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_poll(p.a.cq, wc + n, 9 - n, 5000), 9 - n);
+	for (i = 0; i < 9; i++) {
+		cr_assert_eq(wc[i].status, IBV_WC_SUCCESS);
+		cr_assert_eq(wc[i].wr_id, i < 8 ? (uint64_t)i : 9, "in order");
+	}
+}
+
+/* A QP on another address of rxd0 aims at b's QP: dropped and counted. */
+Test(rc, packets_from_a_stranger_are_dropped)
+{
+	struct rc_opts o = opts;
+	struct ibv_qp *intruder;
+	struct rxd_port_counters c;
+
+	o.retry_cnt = 1;
+	o.timeout = 8;
+	intruder = rc_create_qp(&p.a, &o);
+	rc_connect_qp(intruder, p.b.qp->qp_num, 2, 2, &o);
+	memset(p.b.buf, 0x5a, 64);
+	{
+		struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, p.a.mr->lkey };
+		struct ibv_send_wr w = { .wr_id = 7, .sg_list = &sge,
+			.num_sge = 1, .opcode = IBV_WR_RDMA_WRITE }, *bad;
+
+		w.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
+		w.wr.rdma.rkey = p.b.mr->rkey;
+		cr_assert_eq(ibv_post_send(intruder, &w, &bad), 0);
+	}
+	expect_one(p.a.cq, IBV_WC_RETRY_EXC_ERR, 0, 0);
+	cr_assert_eq(p.b.buf[0], 0x5a, "the stranger wrote nothing");
+	cr_assert_eq(rxd_port_counters(1, &c), 0);
+	cr_assert_geq(c.roce_bad_peer, 2, "each attempt dropped and counted");
+	pattern(p.a.buf, 64, 8);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 8, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE, 0);
+	cr_assert_arr_eq(p.b.buf, p.a.buf, 64, "the connection carries on");
+	ibv_destroy_qp(intruder);
+}
+
+/* Every opcode on the wire, captured, must pass roce-check. */
+Test(rc, capture_passes_roce_check)
+{
+	char path[] = "/tmp/rxd-rc-XXXXXX", cmd[512];
+	const char *checker = getenv("RXD_ROCE_CHECK");
+	struct ibv_sge sge = { (uintptr_t)p.a.buf, 8, p.a.mr->lkey };
+	struct ibv_send_wr w = { .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_ATOMIC_CMP_AND_SWP,
+		.send_flags = IBV_SEND_SIGNALED };
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(rxd_capture_start(0, path), 0, "%s", rxd_last_error());
+	cr_assert_eq(rc_recv(&p.b, 1, 0, 8192), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_SEND, 1, 0, 3000, 0, 0,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 2, 0, 2500,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_READ, 3, 0, 3500,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	w.wr.atomic.remote_addr = (uintptr_t)p.b.buf + 4096;
+	w.wr.atomic.rkey = p.b.mr->rkey;
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	cr_assert_eq(rc_recv(&p.b, 2, 0, 8192), 0);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_SEND, 5, 0, 0, 0, 0,
+			     IBV_SEND_SIGNALED), 0);
+	{
+		struct ibv_wc wc[5];
+
+		cr_assert_eq(rc_poll(p.a.cq, wc, 5, 5000), 5);
+	}
+	cr_assert_eq(rxd_capture_stop(0), 0);
+	{
+		FILE *f;
+		int frames = 0;
+
+		snprintf(cmd, sizeof(cmd), "tshark -r %s -Y infiniband "
+			 "2>/dev/null", path);
+		f = popen(cmd, "r");
+		cr_assert_not_null(f);
+		while (fgets(cmd, sizeof(cmd), f) != NULL)
+			frames++;
+		pclose(f);
+		/* SEND 3+1, WRITE 3+1, READ 1+4, CAS 1+1, SEND 1+1 */
+		cr_assert_eq(frames, 17, "tshark decodes %d RoCE frames",
+			     frames);
+	}
+	if (checker == NULL || access(checker, X_OK) != 0) {
+		unlink(path);
+		cr_skip_test("SKIP: roce-check not found (RXD_ROCE_CHECK, "
+			     "../shared/tools/roce-check); capture not checked");
+	}
+	snprintf(cmd, sizeof(cmd), "%s --summary --min-packets 17 %s",
+		 checker, path);
+	cr_assert_eq(system(cmd), 0, "roce-check refuses %s", path);
+	unlink(path);
 }

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Two rxd processes over net_memif, like two hosts, running Debian's
+# unmodified ibv_rc_pingpong (plain, -e completion events, -N the ibv_wr_*
+# API, -t extended CQ with timestamps) and perftest (write/read/send/atomic)
+# through build/compat/libibverbs.so.1.  Each pair must complete on both
+# sides.  Usage: memif-tools.sh BUILD_DIR
+set -u
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d /tmp/rxd-memif-tools.XXXXXX)
+fail=0
+command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
+# shellcheck source=../lib/compat-env.sh
+. "$here/../lib/compat-env.sh" "$build"
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+
+eal() { # role prefix
+	echo "-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdt$2$$" \
+		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
+		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
+}
+
+# pair NAME TOOL ARGS: server on 10.0.0.1, client on 10.0.0.2
+pair() {
+	local name=$1 tool=$2 args=$3 gid="-g 1" s c
+	case $tool in ib_*) gid="-x 1" ;; esac
+	rm -f "$dir/m.sock"
+	# shellcheck disable=SC2086
+	RXD_EAL_ARGS=$(eal server s) RXD_ADDR=10.0.0.1/24 \
+		timeout 60 "$tool" -d rxd0 $gid $args >"$dir/$name.s" 2>&1 &
+	s=$!
+	for _ in $(seq 50); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+	sleep 0.5
+	# shellcheck disable=SC2086
+	RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 \
+		timeout 60 "$tool" -d rxd0 $gid $args 127.0.0.1 >"$dir/$name.c" 2>&1
+	c=$?
+	wait $s
+	s=$?
+	if [ $s = 0 ] && [ $c = 0 ]; then
+		echo "PASS: $tool $args"
+		grep -E "iters in|^ *[0-9]+ +[0-9]+ +[0-9.]+" "$dir/$name.c" | tail -1 | sed 's/^/    /'
+	else
+		echo "FAIL: $tool $args (server exit $s, client exit $c)"
+		tail -n 5 "$dir/$name.s" "$dir/$name.c" | sed 's/^/    | /'
+		fail=1
+	fi
+}
+
+pair pp ibv_rc_pingpong "-n 200 -s 4096"
+pair pp-events ibv_rc_pingpong "-n 100 -e"
+pair pp-wr-api ibv_rc_pingpong "-n 100 -N"
+pair pp-ts ibv_rc_pingpong "-n 100 -t"
+pair pp-big ibv_rc_pingpong "-n 20 -s 1048576"
+pair write-bw ib_write_bw "-s 65536 -n 200"
+pair read-bw ib_read_bw "-s 65536 -n 200"
+pair send-bw ib_send_bw "-s 4096 -n 200"
+pair atomic-bw ib_atomic_bw "-n 200"
+pair send-lat ib_send_lat "-s 8 -n 200"
+pair write-lat ib_write_lat "-s 8 -n 200"
+pair read-lat ib_read_lat "-s 8 -n 200"
+exit $fail
