@@ -483,3 +483,55 @@ Test(rc, capture_passes_roce_check)
 	cr_assert_eq(system(cmd), 0, "roce-check refuses %s", path);
 	unlink(path);
 }
+
+/* b's QP takes its receives from an SRQ; the armed limit fires once. */
+Test(rc, srq_receives_and_limit_event)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 16, .max_sge = 1 } };
+	struct ibv_qp_init_attr qa = { .send_cq = p.b.cq, .recv_cq = p.b.cq,
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_send_sge = 1 } };
+	struct ibv_srq_attr limit = { .srq_limit = 4 };
+	struct ibv_async_event ev;
+	struct ibv_srq *srq = ibv_create_srq(p.b.pd, &sa);
+	struct ibv_qp *bq;
+	int i;
+
+	cr_assert_not_null(srq);
+	qa.srq = srq;
+	bq = ibv_create_qp(p.b.pd, &qa);
+	cr_assert_not_null(bq);
+	ibv_destroy_qp(p.a.qp);
+	p.a.qp = rc_create_qp(&p.a, &opts);
+	rc_connect_qp(p.a.qp, bq->qp_num, 2, 1, &opts);
+	rc_connect_qp(bq, p.a.qp->qp_num, 1, 1, &opts);
+	for (i = 0; i < 6; i++) {
+		struct ibv_sge sge = { (uintptr_t)p.b.buf + (size_t)i * 4096,
+			4096, p.b.mr->lkey };
+		struct ibv_recv_wr r = { .wr_id = (uint64_t)i, .sg_list = &sge,
+			.num_sge = 1 }, *bad;
+
+		cr_assert_eq(ibv_post_srq_recv(srq, &r, &bad), 0);
+	}
+	cr_assert_eq(ibv_modify_srq(srq, &limit, IBV_SRQ_LIMIT), 0);
+	for (i = 0; i < 3; i++) {
+		pattern(p.a.buf + (size_t)i * 4096, 1000, (uint32_t)i);
+		cr_assert_eq(rc_post(&p.a, IBV_WR_SEND, (uint64_t)i,
+				     (size_t)i * 4096, 1000, 0, 0,
+				     IBV_SEND_SIGNALED), 0);
+		expect_one(p.a.cq, IBV_WC_SUCCESS, IBV_WC_SEND, 0);
+		cr_assert_eq(expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_RECV,
+					1000).wr_id, (uint64_t)i);
+		cr_assert_arr_eq(p.b.buf + (size_t)i * 4096,
+				 p.a.buf + (size_t)i * 4096, 1000);
+	}
+	cr_assert_eq(ibv_get_async_event(p.b.ctx, &ev), 0);
+	cr_assert_eq(ev.event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
+	cr_assert_eq(ev.element.srq, srq);
+	ibv_ack_async_event(&ev);
+	cr_assert_eq(ibv_query_srq(srq, &limit), 0);
+	cr_assert_eq(limit.srq_limit, 0, "the limit disarms when it fires");
+	cr_assert_eq(ibv_destroy_srq(srq), EBUSY, "a QP still uses it");
+	cr_assert_eq(ibv_destroy_qp(bq), 0);
+	cr_assert_eq(ibv_destroy_srq(srq), 0);
+}
