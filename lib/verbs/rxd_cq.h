@@ -24,6 +24,7 @@ struct rxd_cq {
 	struct rxd_cqe cur;           /**< entry under the extended poll */
 	struct rxd_cq *next_fired;    /**< link in the channel's queue */
 	uint32_t fired;               /**< events queued on the channel */
+	uint32_t empty_polls;         /**< polls in a row that found nothing */
 };
 
 static inline struct rxd_cq *

@@ -5,6 +5,7 @@
  * channel's eventfd (so poll()/epoll on channel->fd work).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "rxd_qp_core.h"
 
 #define CQ_POLL_BURST 32
+#define CQ_YIELD_EVERY 64
 
 static uint32_t cq_serial;
 
@@ -280,6 +282,23 @@ ibv_destroy_cq(struct ibv_cq *ibcq)
 	return 0;
 }
 
+/*
+ * Nothing to poll: drive inline engines, or, when engines have lcores of
+ * their own, give the CPU away now and then.  A program spinning on an
+ * empty CQ must not starve the engine that will fill it (2-core machines
+ * run more busy threads than cores; see doc/performance.md).
+ */
+static void
+idle_poll(struct rxd_cq *cq)
+{
+	if (rxd_inline_progress()) {
+		rxd_poll();
+		return;
+	}
+	if (++cq->empty_polls % CQ_YIELD_EVERY == 0)
+		sched_yield();
+}
+
 int
 rxd_verbs_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 {
@@ -305,8 +324,10 @@ rxd_verbs_poll_cq(struct ibv_cq *ibcq, int n, struct ibv_wc *wc)
 			break;
 	}
 	pthread_spin_unlock(&cq->lock);
-	if (done == 0 && rxd_inline_progress())
-		rxd_poll();
+	if (done == 0)
+		idle_poll(cq);
+	else
+		cq->empty_polls = 0;
 	return done;
 }
 
@@ -328,6 +349,7 @@ ex_load(struct rxd_cq *cq)
 				     sizeof(cq->cur)) != 0)
 		return ENOENT;
 	rxd_verbs_sq_retire(cq->ctx, &cq->cur);
+	cq->empty_polls = 0;
 	cq->cqx.wr_id = cq->cur.wc.wr_id;
 	cq->cqx.status = cq->cur.wc.status;
 	return 0;
@@ -345,8 +367,7 @@ ex_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 	rc = ex_load(cq);
 	if (rc != 0) {
 		pthread_spin_unlock(&cq->lock);
-		if (rxd_inline_progress())
-			rxd_poll();
+		idle_poll(cq);
 	}
 	return rc;
 }
