@@ -131,6 +131,7 @@ int rxd_ping(unsigned int port, const uint8_t gid[16], unsigned int count,
 struct rxd_port_counters {
 	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes, tx_full;
 	uint64_t roce_rx, roce_not_local, roce_unknown_qp, roce_bad_peer;
+	uint64_t qkey_viol;        /**< UD Q_Key mismatches (qkey_viol_cntr) */
 	uint64_t other_dropped;
 	uint64_t wire_err[32];     /**< by enum rxd_wire_err */
 	uint64_t arp_rx, arp_tx, nd_rx, nd_tx;
@@ -158,6 +159,7 @@ struct rxd_qp_stats {
 	uint64_t duplicates;       /**< duplicate requests or responses */
 	uint64_t out_of_sequence;  /**< requests ahead of the expected PSN */
 	uint64_t bad_addr;         /**< wrong service or P_Key */
+	uint64_t dropped;          /**< UC/UD messages dropped (gap, no WQE) */
 };
 
 /**

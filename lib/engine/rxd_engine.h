@@ -33,6 +33,7 @@ struct rxd_roce_stats {
 	uint64_t not_local;                   /**< destination IP not ours */
 	uint64_t unknown_qp;                  /**< no such QP */
 	uint64_t bad_peer;                    /**< not from the QP's peer */
+	uint64_t qkey_viol;                   /**< UD Q_Key mismatches */
 	uint64_t other_dropped;               /**< other UDP, unknown L3 */
 };
 

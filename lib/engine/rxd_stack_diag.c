@@ -23,6 +23,7 @@ add_roce(struct rxd_port_counters *c, const struct rxd_roce_stats *r)
 	c->roce_not_local += r->not_local;
 	c->roce_unknown_qp += r->unknown_qp;
 	c->roce_bad_peer += r->bad_peer;
+	c->qkey_viol += r->qkey_viol;
 	c->other_dropped += r->other_dropped;
 	for (i = 0; i < RXD_WIRE_ERR_MAX; i++)
 		c->wire_err[i] += r->wire_err[i];

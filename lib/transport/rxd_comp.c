@@ -76,8 +76,8 @@ progress(struct rxd_rc *rc)
 		rxd_qp_doorbell(rc->qp);
 }
 
-static void
-retire(struct rxd_rc *rc)
+void
+rxd_comp_retire(struct rxd_rc *rc)
 {
 	while (rc->head != rc->cur && rxd_win(rc, rc->head)->done) {
 		complete(rc, rxd_win(rc, rc->head), IBV_WC_SUCCESS);
@@ -106,7 +106,7 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 			if (rxd_psn_diff(psn, s->first_psn) >= 0) {
 				rxd_req_rewind(rc, rxd_psn_add(s->first_psn,
 							       s->rcvd));
-				retire(rc);
+				rxd_comp_retire(rc);
 				return false;
 			}
 			break;
@@ -115,7 +115,7 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 			break;
 		s->done = true;
 	}
-	retire(rc);
+	rxd_comp_retire(rc);
 	return true;
 }
 
@@ -170,7 +170,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	}
 	s->rcvd++;
 	s->done = s->rcvd == s->npkts;
-	retire(rc);
+	rxd_comp_retire(rc);
 	progress(rc);
 }
 
@@ -188,7 +188,7 @@ atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
 	rxd_rc_copy_sges(s->w.sge, s->w.num_sge, 0,
 			 (uint8_t *)(uintptr_t)&p->atm_orig, 8, true);
 	s->done = true;
-	retire(rc);
+	rxd_comp_retire(rc);
 	progress(rc);
 }
 

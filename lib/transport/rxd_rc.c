@@ -124,7 +124,9 @@ build_template(struct rxd_rc *rc)
 	t->udp_sport = (uint16_t)(0xc000 | ((rc->qp->qpn * 0x9e37u) & 0x3fff));
 	t->pkey = RXD_DEFAULT_PKEY;
 	t->dqpn = a->dest_qp_num;
-	rc->mtu = 128u << a->path_mtu;
+	/* UD has no path MTU: a message is one packet, checked at post */
+	rc->mtu = rc->qp->type == IBV_QPT_UD ? RXD_MAX_PMTU :
+		128u << a->path_mtu;
 }
 
 static void
@@ -188,6 +190,13 @@ rxd_rc_check_drained(struct rxd_rc *rc)
 	rc->qp->async(rc->qp, IBV_EVENT_SQ_DRAINED);
 }
 
+/* The BTH service a QP of each type accepts. */
+static const uint8_t service_of[] = {
+	[IBV_QPT_RC] = RXD_SVC_RC,
+	[IBV_QPT_UC] = RXD_SVC_UC,
+	[IBV_QPT_UD] = RXD_SVC_UD,
+};
+
 void
 rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt)
@@ -196,9 +205,15 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 	enum ibv_qp_state st = qp->attr.qp_state;
 
 	rc->cnt.rx_pkts++;
-	if (pkt->op->service != RXD_SVC_RC ||
+	if (pkt->op->service != service_of[qp->type] ||
 	    (pkt->pkey & 0x7fff) != (RXD_DEFAULT_PKEY & 0x7fff)) {
 		rc->cnt.bad_addr++;
+	} else if (qp->type == IBV_QPT_UD) {
+		if (st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD)
+			rxd_ud_rx(rc, m, pkt);
+	} else if (qp->type == IBV_QPT_UC) {
+		if (st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD)
+			rxd_resp_uc_rx(rc, m, pkt);
 	} else if (pkt->op->flags & RXD_OPF_RESP) {
 		if (st == IBV_QPS_RTS || st == IBV_QPS_SQD)
 			rxd_comp_rx(rc, m, pkt);

@@ -55,6 +55,7 @@ struct rxd_rc {
 	uint64_t rnr_until;        /**< RNR back-off end, 0 = none */
 	bool rewound;              /**< rewound to rewind_psn, no progress since */
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
+	bool uc_dropping;          /**< UC: rest of a broken message dropped */
 	uint32_t rewind_psn;
 	/* responder */
 	uint32_t epsn;
@@ -109,6 +110,7 @@ void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
 void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);
 
 /* rxd_comp.c */
+void rxd_comp_retire(struct rxd_rc *rc);
 void rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt);
 void rxd_comp_timeout(struct rxd_rc *rc, uint64_t now);
@@ -117,6 +119,14 @@ void rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status);
 /* rxd_resp.c */
 void rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt);
+void rxd_resp_uc_rx(struct rxd_rc *rc, struct rte_mbuf *m,
+		    const struct rxd_pkt *pkt);
+
+/* rxd_ud.c */
+void rxd_ud_fill(struct rxd_rc *rc, const struct rxd_send_wqe *w,
+		 struct rxd_pkt *p);
+void rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m,
+	       const struct rxd_pkt *pkt);
 
 /* rxd_rc.c */
 void rxd_rc_check_drained(struct rxd_rc *rc);

@@ -117,16 +117,25 @@ fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
 	p->atm_cmp = w->compare_add;
 }
 
+/* RC opcodes by position; UC is the same plus 0x20; UD sends ONLY. */
 static uint8_t
-position_opcode(const struct rxd_swqe *s, uint32_t idx)
+position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
+		uint32_t idx)
 {
 	bool first = idx == 0, last = idx + 1 == s->npkts;
+	uint8_t op;
 
+	if (rc->qp->type == IBV_QPT_UD)
+		return s->w.opcode == IBV_WR_SEND_WITH_IMM ?
+			RXD_OP_UD_SEND_ONLY_IMM : RXD_OP_UD_SEND_ONLY;
 	if (first && last)
-		return req_ops[s->w.opcode].only;
-	if (first)
-		return req_ops[s->w.opcode].first;
-	return last ? req_ops[s->w.opcode].last : req_ops[s->w.opcode].middle;
+		op = req_ops[s->w.opcode].only;
+	else if (first)
+		op = req_ops[s->w.opcode].first;
+	else
+		op = last ? req_ops[s->w.opcode].last :
+			req_ops[s->w.opcode].middle;
+	return rc->qp->type == IBV_QPT_UC ? (uint8_t)(op + 0x20) : op;
 }
 
 static bool
@@ -151,7 +160,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	uint8_t *payload;
 	bool last;
 
-	p.opcode = position_opcode(s, idx);
+	p.opcode = position_opcode(rc, s, idx);
 	p.psn = rxd_psn_add(s->first_psn, idx);
 	last = idx + 1 == s->npkts;
 	if (rxd_swqe_wants_response(s)) {
@@ -166,7 +175,10 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 		p.ieth_rkey = w->imm_or_rkey;
 		p.se = last && (w->flags & IBV_SEND_SOLICITED);
 	}
-	p.ackreq = last || (idx + 1) % RXD_ACKREQ_EVERY == 0;
+	if (rc->qp->type == IBV_QPT_RC)
+		p.ackreq = last || (idx + 1) % RXD_ACKREQ_EVERY == 0;
+	else if (rc->qp->type == IBV_QPT_UD)
+		rxd_ud_fill(rc, w, &p);
 	m = rxd_tx_frame(rc, &p, len, &payload);
 	if (m == NULL)
 		return false;
@@ -191,8 +203,7 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 		rxd_rc_to_error(rc);
 		return false;
 	}
-	/* UC and UD have no transport yet: their WRs wait (and flush) */
-	if (qp->type != IBV_QPT_RC || rc->rnr_until ||
+	if (rc->rnr_until ||
 	    (qp->attr.qp_state != IBV_QPS_RTS &&
 	     qp->attr.qp_state != IBV_QPS_SQD))
 		return false;
@@ -216,8 +227,13 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 			s->sent++;
 			budget--;
 		}
-		if (s->sent == to_send(s))
-			rc->cur++;
+		if (s->sent < to_send(s))
+			continue;
+		rc->cur++;
+		if (qp->type != IBV_QPT_RC) {  /* unacknowledged: done once sent */
+			s->done = true;
+			rxd_comp_retire(rc);
+		}
 	}
 	return true;
 }

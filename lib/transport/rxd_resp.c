@@ -372,3 +372,37 @@ rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	if (err != RESP_OK)
 		fail(rc, err, p);
 }
+
+/*
+ * UC: no ACK, no NAK, no retransmission.  A gap or an error drops the rest
+ * of the message silently (a receive WQE it had started is kept for the
+ * next message); the next FIRST/ONLY starts cleanly at its own PSN.
+ */
+void
+rxd_resp_uc_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	bool first = p->op->flags & RXD_OPF_FIRST;
+
+	if (first && (rc->in_msg || rc->uc_dropping || p->psn != rc->epsn)) {
+		rc->epsn = p->psn;       /* resynchronise on a new message */
+		rc->in_msg = 0;
+		rc->rcv_off = 0;
+		rc->uc_dropping = false;
+	}
+	if (rc->uc_dropping || p->psn != rc->epsn) {
+		if (!rc->uc_dropping)
+			rc->cnt.dropped++;
+		rc->cnt.out_of_sequence++;
+		rc->uc_dropping = true;
+		rc->in_msg = 0;
+		rc->rcv_off = 0;
+		return;
+	}
+	if (execute(rc, m, p) != RESP_OK) {
+		rc->cnt.dropped++;
+		rc->uc_dropping = !(p->op->flags & RXD_OPF_LAST);
+		rc->in_msg = 0;
+		rc->rcv_off = 0;
+		rc->epsn = rxd_psn_add(p->psn, 1);
+	}
+}

@@ -26,6 +26,8 @@ struct rxd_xmit {
 	struct rte_mempool *pool;
 	uint8_t smac[RXD_ETH_ALEN];
 	uint16_t vlan;
+	/** The port's Q_Key violation counter (qkey_viol_cntr). */
+	uint64_t *qkey_viol;
 	/** Read GID index i of the QP's port into gid; 0 or -1. */
 	int (*gid)(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN]);
 };
@@ -41,6 +43,7 @@ struct rxd_qp_counters {
 	uint64_t retransmits, timeouts, rnr_waits;
 	uint64_t naks_rx[5], naks_tx[5], rnr_naks_tx;
 	uint64_t duplicates, out_of_sequence, bad_addr;
+	uint64_t dropped;          /**< UC/UD messages dropped (gap, no WQE) */
 };
 
 /** Allocate the transport state of a QP (app thread, before attach). */

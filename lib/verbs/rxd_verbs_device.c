@@ -249,6 +249,7 @@ static int
 query_port(struct rxd_context *ctx, uint8_t port_num,
 	   struct ibv_port_attr *pa)
 {
+	struct rxd_port_counters c;
 	struct rxd_port_info info;
 
 	if (port_num != 1)
@@ -266,6 +267,8 @@ query_port(struct rxd_context *ctx, uint8_t port_num,
 	pa->pkey_tbl_len = RXD_PKEY_TBL_LEN;
 	pa->link_layer = IBV_LINK_LAYER_ETHERNET;
 	port_speed(info.link_speed, pa);
+	if (rxd_port_counters(ctx->dev->port, &c) == 0)
+		pa->qkey_viol_cntr = (uint32_t)c.qkey_viol;
 	return 0;
 }
 

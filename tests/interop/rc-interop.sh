@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 #
-# rc-interop.sh - RC between rxd and Linux Soft-RoCE: Debian's unmodified
-# ibv_rc_pingpong and perftest (ib_write_bw, ib_read_bw, ib_send_lat,
-# ib_atomic_bw) with rxd on the host side of the lab's bridge (net_af_packet
+# rc-interop.sh - rxd and Linux Soft-RoCE: Debian's unmodified
+# ibv_rc_pingpong, perftest (ib_write_bw, ib_read_bw, ib_send_lat,
+# ib_atomic_bw), ibv_ud_pingpong and ibv_uc_pingpong with rxd on the host side of the lab's bridge (net_af_packet
 # on rxdh0, 10.88.0.1) and rdma_rxe in the guest (10.88.0.11), in both roles.
 # The TCP exchange of the tools runs over a kernel veth (10.88.0.254). rxd
 # captures every frame to pcapng; when ../shared/tools/roce-check exists (CI)
@@ -109,6 +109,8 @@ for side in guest rxd; do
 	pair "read-bw-$side" $side ib_read_bw "-s 65536 -n 50"
 	pair "send-lat-$side" $side ib_send_lat "-s 8 -n 100"
 	pair "atomic-bw-$side" $side ib_atomic_bw "-n 100"
+	pair "ud-pingpong-$side" $side ibv_ud_pingpong "-n 20 -s 512 -c"
+	pair "uc-pingpong-$side" $side ibv_uc_pingpong "-n 20 -s 4096 -c"
 done
 [ -x "$checker" ] || echo "SKIP: roce-check not found ($checker); captures not checked"
 echo "logs and captures: $out"

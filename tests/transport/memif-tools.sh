@@ -3,7 +3,8 @@
 #
 # Two rxd processes over net_memif, like two hosts, running Debian's
 # unmodified ibv_rc_pingpong (plain, -e completion events, -N the ibv_wr_*
-# API, -t extended CQ with timestamps) and perftest (write/read/send/atomic)
+# API, -t extended CQ with timestamps), ibv_ud/uc/srq_pingpong with data
+# checks, and perftest (write/read/send/atomic)
 # through build/compat/libibverbs.so.1.  Each pair must complete on both
 # sides.  Usage: memif-tools.sh BUILD_DIR
 set -u
@@ -54,6 +55,9 @@ pair pp-events ibv_rc_pingpong "-n 100 -e"
 pair pp-wr-api ibv_rc_pingpong "-n 100 -N"
 pair pp-ts ibv_rc_pingpong "-n 100 -t"
 pair pp-big ibv_rc_pingpong "-n 20 -s 1048576"
+pair ud-pp ibv_ud_pingpong "-n 100 -s 512 -c"
+pair uc-pp ibv_uc_pingpong "-n 100 -s 4096 -c"
+pair srq-pp ibv_srq_pingpong "-n 100 -q 4 -c"
 pair write-bw ib_write_bw "-s 65536 -n 200"
 pair read-bw ib_read_bw "-s 65536 -n 200"
 pair send-bw ib_send_bw "-s 4096 -n 200"

@@ -51,6 +51,7 @@ rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 		.qp_access_flags = o->access };
+	bool rc = qp->qp_type == IBV_QPT_RC;
 
 	cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE |
 		IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS), 0);
@@ -70,7 +71,7 @@ rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,
 	a.ah_attr.grh.dgid.raw[15] = peer_octet;
 	cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV |
 		IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-		IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER), 0);
+		(rc ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0)), 0);
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0xfffff0;
 	a.timeout = o->timeout;
@@ -78,8 +79,8 @@ rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,
 	a.rnr_retry = o->rnr_retry;
 	a.max_rd_atomic = 4;
 	cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-		IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-		IBV_QP_MAX_QP_RD_ATOMIC), 0);
+		(rc ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+		 IBV_QP_MAX_QP_RD_ATOMIC : 0)), 0);
 }
 
 void

@@ -46,7 +46,7 @@ void rc_pair_connect(struct rc_pair *p, const struct rc_opts *o);
 struct ibv_qp *rc_create_qp(struct rc_end *e, const struct rc_opts *o);
 
 /**
- * Take qp to RTS towards QPN dqpn at 10.0.0.peer_octet, from the port's
+ * Take an RC or UC qp to RTS towards QPN dqpn at 10.0.0.peer_octet, from the port's
  * GID sgid_index (1 = 10.0.0.1/.2, 2 = the extra 10.0.0.9 on rxd0).
  */
 void rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * UD: each SEND is one packet to the address handle's GID and the WR's
+ * remote QPN, with a DETH (Q_Key, source QPN).  On receive the Q_Key is
+ * checked and the message lands after the 40-byte GRH area, which holds
+ * the received IPv4 header (after 20 zero bytes) or the IPv6 header.
+ */
+#include <string.h>
+
+#include "rxd_rc.h"
+
+#define GRH_LEN 40
+
+void
+rxd_ud_fill(struct rxd_rc *rc, const struct rxd_send_wqe *w,
+	    struct rxd_pkt *p)
+{
+	struct rxd_qp_core *qp = rc->qp;
+
+	memcpy(p->dgid, w->ud.dgid, RXD_GID_LEN);
+	if (rc->x.gid(qp->port, w->ud.sgid_index, p->sgid) != 0)
+		memset(p->sgid, 0, RXD_GID_LEN);
+	p->ip_ver = rxd_gid_is_v4(p->dgid) ? 4 : 6;
+	p->ttl = w->ud.hop_limit ? w->ud.hop_limit : 64;
+	p->tos = w->ud.traffic_class;
+	p->flow_label = w->ud.flow_label;
+	p->dqpn = w->ud.remote_qpn;
+	/* a Q_Key with the high bit set means: use the QP's own */
+	p->deth_qkey = (w->ud.remote_qkey & 0x80000000u) ? qp->attr.qkey :
+		w->ud.remote_qkey;
+	p->deth_sqpn = qp->qpn;
+}
+
+/* The GRH area as hardware fills it for RoCEv2. */
+static void
+grh_area(const struct rte_mbuf *m, const struct rxd_pkt *p, uint8_t *grh)
+{
+	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						    p->l3_off);
+
+	if (p->ip_ver == 4) {
+		memset(grh, 0, 20);
+		memcpy(grh + 20, ip, 20);
+	} else {
+		memcpy(grh, ip, GRH_LEN);
+	}
+}
+
+void
+rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	struct rxd_qp_core *qp = rc->qp;
+	struct rte_ring *r = qp->srq ? qp->srq->ring : qp->rq;
+	struct rxd_recv_wqe w;
+	uint8_t grh[GRH_LEN];
+	struct ibv_wc wc;
+	bool fits;
+
+	if (p->deth_qkey != qp->attr.qkey) {
+		if (rc->x.qkey_viol != NULL)
+			(*rc->x.qkey_viol)++;
+		rc->cnt.dropped++;
+		return;
+	}
+	if (rte_ring_sc_dequeue_elem(r, &w, sizeof(w)) != 0) {
+		rc->cnt.dropped++;      /* UD has no RNR: the message is lost */
+		return;
+	}
+	grh_area(m, p, grh);
+	fits = w.length >= GRH_LEN + p->payload_len &&
+		rxd_rc_copy_sges(w.sge, w.num_sge, 0, grh, GRH_LEN, true) &&
+		rxd_rc_copy_sges(w.sge, w.num_sge, GRH_LEN,
+			rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
+			p->payload_len, true);
+	memset(&wc, 0, sizeof(wc));
+	wc.wr_id = w.wr_id;
+	wc.status = fits ? IBV_WC_SUCCESS : IBV_WC_LOC_LEN_ERR;
+	wc.opcode = IBV_WC_RECV;
+	wc.byte_len = GRH_LEN + p->payload_len;
+	wc.qp_num = qp->qpn;
+	wc.src_qp = p->deth_sqpn;
+	wc.wc_flags = IBV_WC_GRH;
+	if (p->op->flags & RXD_OPF_IMM) {
+		wc.imm_data = p->imm;
+		wc.wc_flags |= IBV_WC_WITH_IMM;
+	}
+	rxd_rc_complete(qp, qp->rcq, &wc, 0, p->se);
+}
