@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <infiniband/verbs.h>
@@ -242,6 +244,7 @@ Test(verbs, bad_wr_points_at_first_refused)
 		w[i].sg_list = &sge;
 		w[i].num_sge = 1;
 		w[i].opcode = IBV_WR_SEND;
+		w[i].send_flags = IBV_SEND_SIGNALED;
 		w[i].next = i < 2 ? &w[i + 1] : NULL;
 	}
 	cr_assert_eq(ibv_post_send(qp, w, &bad), EINVAL, "QP in RESET");
@@ -255,10 +258,16 @@ Test(verbs, bad_wr_points_at_first_refused)
 
 		cr_assert_eq(ibv_modify_qp(qp, &a, IBV_QP_STATE), 0);
 	}
+	{
+		struct timespec t = { 0, 200 * 1000 * 1000 };
+
+		nanosleep(&t, NULL);    /* anything more would have come */
+	}
 	n = ibv_poll_cq(cq, 4, wc);
 	cr_assert_eq(n, 1, "only the WR before bad_wr was posted");
 	cr_assert_eq(wc[0].wr_id, 0);
-	cr_assert_eq(wc[0].status, IBV_WC_WR_FLUSH_ERR);
+	cr_assert(wc[0].status == IBV_WC_SUCCESS ||
+		  wc[0].status == IBV_WC_WR_FLUSH_ERR, "sent or flushed");
 	ibv_destroy_qp(qp);
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(cq);
@@ -285,13 +294,29 @@ post_thread(void *arg)
 		w.sg_list = p->sge;
 		w.num_sge = 1;
 		w.opcode = IBV_WR_RDMA_WRITE;
+		w.send_flags = IBV_SEND_SIGNALED;
 		if (ibv_post_send(p->qp, &w, &bad) != 0)
 			p->refused++;
 	}
 	return NULL;
 }
 
-/* Four threads post to one QP; the QP then fails and every WR flushes. */
+/* Poll until nothing more arrives for 200 ms. */
+static int
+rc_poll_some(struct ibv_cq *cq, int n, struct ibv_wc *wc)
+{
+	int i, got;
+
+	for (i = 0; i < 200; i++) {
+		got = ibv_poll_cq(cq, n, wc);
+		if (got != 0)
+			return got;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* Four threads post to one QP, which then fails: each WR completes once. */
 Test(verbs, concurrent_post_every_wr_accounted)
 {
 	static char buf[64];
@@ -319,12 +344,14 @@ Test(verbs, concurrent_post_every_wr_accounted)
 	}
 	cr_assert_eq(refused, 0, "64 WRs fit max_send_wr 64");
 	cr_assert_eq(ibv_modify_qp(qp, &err, IBV_QP_STATE), 0);
-	while ((n = ibv_poll_cq(cq, 64, wc)) > 0) {
+	while ((n = rc_poll_some(cq, 64, wc)) > 0) {
 		for (k = 0; k < n; k++) {
 			unsigned int th = (unsigned int)(wc[k].wr_id >> 32);
 			unsigned int j = (unsigned int)wc[k].wr_id;
 
-			cr_assert_eq(wc[k].status, IBV_WC_WR_FLUSH_ERR);
+			/* UC sends without ACKs: sent (success) or flushed */
+			cr_assert(wc[k].status == IBV_WC_SUCCESS ||
+				  wc[k].status == IBV_WC_WR_FLUSH_ERR);
 			cr_assert(th < 4 && j < 16);
 			cr_assert_eq(seen[th][j]++, 0, "wr %u/%u twice", th, j);
 			total++;
