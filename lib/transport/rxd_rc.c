@@ -132,6 +132,7 @@ build_template(struct rxd_rc *rc)
 static void
 reset(struct rxd_rc *rc)
 {
+	rc->last_wqe_sent = false;
 	rc->head = rc->cur = rc->tail = 0;
 	rc->unsignaled = 0;
 	rc->deadline = rc->rnr_until = 0;
@@ -246,6 +247,11 @@ rxd_rc_to_error(struct rxd_rc *rc)
 	struct rxd_qp_core *qp = rc->qp;
 	struct ibv_wc wc;
 
+	/* an SRQ user hears that it will take no further receive */
+	if (qp->srq != NULL && !rc->last_wqe_sent) {
+		rc->last_wqe_sent = true;
+		qp->async(qp, IBV_EVENT_QP_LAST_WQE_REACHED);
+	}
 	__atomic_store_n(&qp->attr.qp_state, IBV_QPS_ERR, __ATOMIC_RELEASE);
 	flush_window(rc);
 	if (rc->have_rwqe) {

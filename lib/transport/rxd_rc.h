@@ -56,6 +56,7 @@ struct rxd_rc {
 	bool rewound;              /**< rewound to rewind_psn, no progress since */
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	bool uc_dropping;          /**< UC: rest of a broken message dropped */
+	bool last_wqe_sent;        /**< SRQ: LAST_WQE_REACHED raised */
 	uint32_t rewind_psn;
 	/* responder */
 	uint32_t epsn;

@@ -532,6 +532,15 @@ Test(rc, srq_receives_and_limit_event)
 	cr_assert_eq(ibv_query_srq(srq, &limit), 0);
 	cr_assert_eq(limit.srq_limit, 0, "the limit disarms when it fires");
 	cr_assert_eq(ibv_destroy_srq(srq), EBUSY, "a QP still uses it");
+	{
+		struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+
+		cr_assert_eq(ibv_modify_qp(bq, &err, IBV_QP_STATE), 0);
+		cr_assert_eq(ibv_get_async_event(p.b.ctx, &ev), 0);
+		cr_assert_eq(ev.event_type, IBV_EVENT_QP_LAST_WQE_REACHED);
+		cr_assert_eq(ev.element.qp, bq);
+		ibv_ack_async_event(&ev);
+	}
 	cr_assert_eq(ibv_destroy_qp(bq), 0);
 	cr_assert_eq(ibv_destroy_srq(srq), 0);
 }

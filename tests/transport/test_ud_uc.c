@@ -156,6 +156,49 @@ Test(ud_uc, ud_to_several_qps_with_grh)
 	}
 }
 
+/* A reply to a received datagram: the AH comes from its completion. */
+Test(ud_uc, ud_reply_with_ah_from_wc)
+{
+	struct ibv_qp *ua = new_qp(&p.a, IBV_QPT_UD);
+	struct ibv_qp *ub = new_qp(&p.b, IBV_QPT_UD);
+	struct ibv_ah *ah = ah_to(&p.a, 2), *back;
+	struct ibv_sge sge = { (uintptr_t)p.a.buf + 8192, 4096, p.a.mr->lkey };
+	struct ibv_recv_wr r = { .wr_id = 9, .sg_list = &sge, .num_sge = 1 },
+		*rb;
+	struct ibv_ah_attr attr;
+	struct ibv_wc wc;
+
+	ud_up(ua);
+	ud_up(ub);
+	cr_assert_eq(recv_on(ub, 1, 0, 4096), 0);
+	cr_assert_eq(ibv_post_recv(ua, &r, &rb), 0);
+	cr_assert_eq(ud_send(ua, ah, ub->qp_num, QKEY, 1, 100), 0);
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 5000), 1);
+	cr_assert_eq(rc_poll(p.b.cq, &wc, 1, 5000), 1);
+	cr_assert_eq(ibv_init_ah_from_wc(p.b.ctx, 1, &wc,
+					 (struct ibv_grh *)p.b.buf, &attr), 0);
+	cr_assert_eq(attr.grh.dgid.raw[15], 1, "back to 10.0.0.1");
+	cr_assert_eq(attr.grh.sgid_index, 1, "from our 10.0.0.2");
+	back = ibv_create_ah_from_wc(p.b.pd, &wc, (struct ibv_grh *)p.b.buf, 1);
+	cr_assert_not_null(back);
+	{
+		struct ibv_sge s2 = { (uintptr_t)p.b.buf + 4096, 50,
+			p.b.mr->lkey };
+		struct ibv_send_wr w = { .wr_id = 2, .sg_list = &s2,
+			.num_sge = 1, .opcode = IBV_WR_SEND,
+			.send_flags = IBV_SEND_SIGNALED }, *bad;
+
+		w.wr.ud.ah = back;
+		w.wr.ud.remote_qpn = wc.src_qp;
+		w.wr.ud.remote_qkey = QKEY;
+		cr_assert_eq(ibv_post_send(ub, &w, &bad), 0);
+	}
+	cr_assert_eq(rc_poll(p.b.cq, &wc, 1, 5000), 1, "reply sent");
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 5000), 1, "reply received");
+	cr_assert_eq(wc.wr_id, 9);
+	cr_assert_eq(wc.byte_len, 40 + 50);
+}
+
 Test(ud_uc, ud_wrong_qkey_is_dropped_and_counted)
 {
 	struct ibv_qp *ua = new_qp(&p.a, IBV_QPT_UD);
