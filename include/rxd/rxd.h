@@ -160,6 +160,8 @@ struct rxd_qp_stats {
 	uint64_t out_of_sequence;  /**< requests ahead of the expected PSN */
 	uint64_t bad_addr;         /**< wrong service or P_Key */
 	uint64_t dropped;          /**< UC/UD messages dropped (gap, no WQE) */
+	uint64_t too_big;          /**< frames larger than the port carries
+				    *   (path MTU above the link): lost */
 };
 
 /**

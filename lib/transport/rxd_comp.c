@@ -94,7 +94,7 @@ rxd_comp_retire(struct rxd_rc *rc)
 static bool
 ack_to(struct rxd_rc *rc, uint32_t psn)
 {
-	uint32_t i;
+	uint32_t i, head = rc->head;
 
 	for (i = rc->head; i != rc->cur; i++) {
 		struct rxd_swqe *s = rxd_win(rc, i);
@@ -116,6 +116,7 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 		s->done = true;
 	}
 	rxd_comp_retire(rc);
+	rc->acked_new = rc->head != head;
 	return true;
 }
 
@@ -240,10 +241,10 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 	uint32_t before = rxd_psn_add(p->psn, RXD_PSN_MASK);
 
 	if (type == RXD_AETH_ACK) {
-		if (ack_to(rc, p->psn))
-			progress(rc);
-		else
+		if (!ack_to(rc, p->psn))
 			rxd_qp_doorbell(rc->qp);
+		else if (rc->acked_new)    /* a stale ACK is no progress */
+			progress(rc);
 		return;
 	}
 	if (!ack_to(rc, before))
@@ -293,17 +294,25 @@ rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
 }
 
-/* The WQE at head failed: complete it, flush the rest, QP to ERR. */
+/*
+ * The WQE at window index bad failed: the ones before it that are still
+ * outstanding flush, it completes with status, the rest flush, QP to ERR.
+ */
 void
-rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status)
+rxd_comp_error_at(struct rxd_rc *rc, uint32_t bad, enum ibv_wc_status status)
 {
 	uint32_t i;
 
-	if (rc->head != rc->tail) {
-		complete(rc, rxd_win(rc, rc->head), status);
-		for (i = rc->head + 1; i != rc->tail; i++)
-			complete(rc, rxd_win(rc, i), IBV_WC_WR_FLUSH_ERR);
-	}
+	for (i = rc->head; i != rc->tail; i++)
+		complete(rc, rxd_win(rc, i), i == bad ? status :
+			 IBV_WC_WR_FLUSH_ERR);
 	rc->head = rc->cur = rc->tail;
 	rxd_rc_to_error(rc);
+}
+
+/* The WQE at head failed. */
+void
+rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status)
+{
+	rxd_comp_error_at(rc, rc->head, status);
 }

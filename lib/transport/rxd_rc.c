@@ -159,7 +159,7 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		rc->msn = 0;
 		break;
 	case IBV_QPS_SQD:
-		rc->draining = true;
+		rc->draining = a->en_sqd_async_notify;
 		rxd_rc_check_drained(rc);
 		break;
 	case IBV_QPS_RTS:

@@ -57,6 +57,8 @@ struct rxd_rc {
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	bool uc_dropping;          /**< UC: rest of a broken message dropped */
 	bool last_wqe_sent;        /**< SRQ: LAST_WQE_REACHED raised */
+	bool acked_new;            /**< the last ACK retired something */
+	bool too_big;              /**< last rxd_tx_frame(): frame too big */
 	uint32_t rewind_psn;
 	/* responder */
 	uint32_t epsn;
@@ -116,6 +118,8 @@ void rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt);
 void rxd_comp_timeout(struct rxd_rc *rc, uint64_t now);
 void rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status);
+void rxd_comp_error_at(struct rxd_rc *rc, uint32_t bad,
+		       enum ibv_wc_status status);
 
 /* rxd_resp.c */
 void rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,

@@ -74,8 +74,7 @@ fetch(struct rxd_rc *rc)
 	s->rcvd = 0;
 	s->done = false;
 	if (!local_ok(s)) {
-		rc->cur = rc->tail - 1;
-		rxd_comp_error(rc, IBV_WC_LOC_PROT_ERR);
+		rxd_comp_error_at(rc, rc->tail - 1, IBV_WC_LOC_PROT_ERR);
 		return false;
 	}
 	return true;
@@ -180,8 +179,14 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	else if (rc->qp->type == IBV_QPT_UD)
 		rxd_ud_fill(rc, w, &p);
 	m = rxd_tx_frame(rc, &p, len, &payload);
+	if (m == NULL && rc->too_big) {
+		/* lost like on a wire: the retransmit timer deals with it */
+		if (rc->deadline == 0 && rc->rto)
+			rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+		return true;
+	}
 	if (m == NULL)
-		return false;
+		return false;        /* no mbuf: try again on the next pass */
 	if (len && !copy_payload(w, off, payload, len)) {
 		rte_pktmbuf_free(m);
 		return false;

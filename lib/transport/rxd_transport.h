@@ -44,6 +44,7 @@ struct rxd_qp_counters {
 	uint64_t naks_rx[5], naks_tx[5], rnr_naks_tx;
 	uint64_t duplicates, out_of_sequence, bad_addr;
 	uint64_t dropped;          /**< UC/UD messages dropped (gap, no WQE) */
+	uint64_t too_big;          /**< frames larger than the port carries */
 };
 
 /** Allocate the transport state of a QP (app thread, before attach). */

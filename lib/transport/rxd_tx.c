@@ -18,6 +18,9 @@ rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
 	pkt->payload_len = payload_len;
 	hlen = rxd_wire_hdr_len(pkt);
 	if (rte_pktmbuf_tailroom(m) < hlen + payload_len + 3 + RXD_ICRC_LEN) {
+		/* path MTU above what the port carries: the frame is lost */
+		rc->too_big = true;
+		rc->cnt.too_big++;
 		rte_pktmbuf_free(m);
 		return NULL;
 	}

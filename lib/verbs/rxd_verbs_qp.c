@@ -296,6 +296,8 @@ sync_state(struct rxd_qp *qp)
 	}
 }
 
+RTE_LOG_REGISTER(rxd_logtype_verbs, rxd.verbs, NOTICE);
+
 /* Say why a modify was refused, at debug level (RXD_LOG=debug). */
 static void
 log_refusal(const struct rxd_qp *qp, const struct ibv_qp_attr *attr,
@@ -307,11 +309,11 @@ log_refusal(const struct rxd_qp *qp, const struct ibv_qp_attr *attr,
 
 	if (rxd_qp_transition_masks(qp->st.type, qp->st.attr.qp_state, to,
 				    &req, &opt) != 0) {
-		RTE_LOG(DEBUG, USER1, "rxd: QP %u: no transition %d -> %d\n",
+		rte_log(RTE_LOG_DEBUG, rxd_logtype_verbs, "rxd: QP %u: no transition %d -> %d\n",
 			qp->core.qpn, qp->st.attr.qp_state, to);
 		return;
 	}
-	RTE_LOG(DEBUG, USER1, "rxd: QP %u: modify %d -> %d refused (%s): "
+	rte_log(RTE_LOG_DEBUG, rxd_logtype_verbs, "rxd: QP %u: modify %d -> %d refused (%s): "
 		"missing %s, not allowed %s, else a value out of range\n",
 		qp->core.qpn, qp->st.attr.qp_state, to, strerror(rc),
 		rxd_qp_attr_name(req & ~mask),

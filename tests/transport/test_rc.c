@@ -544,3 +544,43 @@ Test(rc, srq_receives_and_limit_event)
 	cr_assert_eq(ibv_destroy_qp(bq), 0);
 	cr_assert_eq(ibv_destroy_srq(srq), 0);
 }
+
+/* A bad lkey fails its own WR (LOC_PROT_ERR), not an earlier one. */
+Test(rc, bad_lkey_fails_its_own_wr)
+{
+	struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, p.a.mr->lkey ^ 0x55 };
+	struct ibv_send_wr w = { .wr_id = 2, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_wc wc[2];
+
+	w.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
+	w.wr.rdma.rkey = p.b.mr->rkey;
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(post_wr(&p.a, &w), 0);
+	cr_assert_eq(rc_poll(p.a.cq, wc, 2, 5000), 2);
+	cr_assert_eq(wc[0].wr_id, 1);
+	cr_assert(wc[0].status == IBV_WC_SUCCESS ||
+		  wc[0].status == IBV_WC_WR_FLUSH_ERR);
+	cr_assert_eq(wc[1].wr_id, 2);
+	cr_assert_eq(wc[1].status, IBV_WC_LOC_PROT_ERR);
+}
+
+/* A path MTU the link cannot carry loses frames; it must not hang. */
+Test(rc, path_mtu_above_the_link_ends_in_retry_exceeded)
+{
+	struct rc_opts o = opts;
+	struct rxd_qp_stats st;
+
+	o.mtu = IBV_MTU_4096;
+	o.timeout = 8;
+	o.retry_cnt = 2;
+	rc_pair_connect(&p, &o);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 8192,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	expect_one(p.a.cq, IBV_WC_RETRY_EXC_ERR, 0, 0);
+	cr_assert_eq(rxd_qp_stats(0, p.a.qp->qp_num, &st), 0);
+	cr_assert_gt(st.too_big, 0, "counted as too big for the port");
+}
