@@ -114,8 +114,13 @@ show(void)
 		       nb[i].mac[0], nb[i].mac[1], nb[i].mac[2], nb[i].mac[3],
 		       nb[i].mac[4], nb[i].mac[5], nb[i].state);
 	}
-	if (rxd_port_counters(0, &c) == 0)
-		printf("counters rx %lu tx %lu arp_rx %lu arp_tx %lu nd_rx %lu "
+	if (rxd_port_counters(0, &c) != 0)
+		return;
+	for (i = 0; i < sizeof(c.wire_err) / sizeof(c.wire_err[0]); i++)
+		if (c.wire_err[i] != 0)
+			printf("dropped %lu: %s\n", c.wire_err[i],
+			       rxd_wire_err_name(i));
+	printf("counters rx %lu tx %lu arp_rx %lu arp_tx %lu nd_rx %lu "
 		       "nd_tx %lu echo_answered %lu echo_replies %lu "
 		       "fault_rx_dropped %lu fault_tx_dropped %lu "
 		       "capture_written %lu\n",

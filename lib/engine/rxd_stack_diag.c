@@ -111,12 +111,9 @@ static int
 qp_stats_cmd(struct rxd_engine *e, void *arg)
 {
 	struct qp_stats_arg *a = arg;
-	struct rxd_qp_counters c;
 
 	(void)e;
-	rxd_transport_counters(a->qp, &c);
-	RTE_BUILD_BUG_ON(sizeof(c) != sizeof(*a->s));
-	memcpy(a->s, &c, sizeof(c));
+	rxd_transport_counters(a->qp, a->s);
 	return 0;
 }
 

@@ -45,13 +45,6 @@ rxd_neigh_lookup(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 	return n;
 }
 
-const struct rxd_neigh *
-rxd_net_neigh_find(const struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN])
-{
-	return rxd_neigh_lookup((struct rxd_net_port *)(uintptr_t)np, ip,
-				false);
-}
-
 void
 rxd_neigh_confirm(struct rxd_net_port *np, struct rxd_neigh *n,
 		  const struct rte_ether_addr *mac)

@@ -156,11 +156,5 @@ int rxd_net_ping(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 /** Retries, expiry and ageing; call about every millisecond. */
 void rxd_net_timer(struct rxd_net_port *np, uint64_t now);
 
-/** The neighbour entry for ip, or NULL. */
-const struct rxd_neigh *rxd_net_neigh_find(const struct rxd_net_port *np,
-					   const uint8_t ip[RXD_GID_LEN]);
-
-/** "10.0.0.1" or "fe80::1" for a GID. */
-void rxd_net_gid_str(const uint8_t gid[RXD_GID_LEN], char *buf, size_t len);
 
 #endif /* RXD_NET_H */

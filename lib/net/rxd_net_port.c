@@ -2,8 +2,8 @@
 /*
  * Addresses, GID table, next hop and the input dispatcher of lib/net.
  */
-#include <arpa/inet.h>
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -317,15 +317,6 @@ void
 rxd_net_frame_set_dmac(struct rte_mbuf *m, const struct rte_ether_addr *mac)
 {
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), mac->addr_bytes, RXD_ETH_ALEN);
-}
-
-void
-rxd_net_gid_str(const uint8_t gid[RXD_GID_LEN], char *buf, size_t len)
-{
-	if (rxd_gid_is_v4(gid))
-		inet_ntop(AF_INET, gid + 12, buf, (socklen_t)len);
-	else
-		inet_ntop(AF_INET6, gid, buf, (socklen_t)len);
 }
 
 void

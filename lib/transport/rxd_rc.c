@@ -315,7 +315,7 @@ rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 
 void
 rxd_transport_counters(const struct rxd_qp_core *qp,
-		       struct rxd_qp_counters *c)
+		       struct rxd_qp_stats *c)
 {
 	*c = rxd_rc(qp)->cnt;
 }

@@ -73,7 +73,7 @@ struct rxd_rc {
 	uint32_t wleft;
 	struct rxd_res *res;
 	uint32_t n_res, res_next;
-	struct rxd_qp_counters cnt;
+	struct rxd_qp_stats cnt;
 };
 
 static inline struct rxd_rc *

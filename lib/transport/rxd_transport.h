@@ -12,6 +12,7 @@
 
 #include <rte_mbuf.h>
 
+#include "rxd/rxd.h"
 #include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
@@ -37,15 +38,7 @@ struct rxd_timers {
 	struct rxd_rc *head;
 };
 
-/** Transport counters of one QP (DESIGN.md section 8). */
-struct rxd_qp_counters {
-	uint64_t tx_pkts, rx_pkts;
-	uint64_t retransmits, timeouts, rnr_waits;
-	uint64_t naks_rx[5], naks_tx[5], rnr_naks_tx;
-	uint64_t duplicates, out_of_sequence, bad_addr;
-	uint64_t dropped;          /**< UC/UD messages dropped (gap, no WQE) */
-	uint64_t too_big;          /**< frames larger than the port carries */
-};
+/* Transport counters: struct rxd_qp_stats of include/rxd/rxd.h. */
 
 /** Allocate the transport state of a QP (app thread, before attach). */
 int rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size);
@@ -75,6 +68,6 @@ void rxd_transport_timers(struct rxd_timers *t, uint64_t now);
 
 /** Copy the QP's counters. */
 void rxd_transport_counters(const struct rxd_qp_core *qp,
-			    struct rxd_qp_counters *c);
+			    struct rxd_qp_stats *c);
 
 #endif /* RXD_TRANSPORT_H */

@@ -6,7 +6,11 @@
  */
 #include <arpa/inet.h>
 #include <endian.h>
+#include <errno.h>
+#include <linux/capability.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -231,15 +235,33 @@ Test(ud_uc, ud_message_above_mtu_refused_at_post)
 	cr_assert_eq(ud_send(ua, ah, 0x20, QKEY, 1, 1024), 0);
 }
 
+/* Drop CAP_NET_RAW from this (forked) test process. */
+static void
+drop_net_raw(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	cr_assert_eq(syscall(SYS_capget, &h, d), 0);
+	d[CAP_NET_RAW / 32].effective &= ~(1u << (CAP_NET_RAW % 32));
+	cr_assert_eq(syscall(SYS_capset, &h, d), 0);
+}
+
 Test(ud_uc, ud_privileged_qkey_needs_cap_net_raw)
 {
 	struct ibv_qp *ua = new_qp(&p.a, IBV_QPT_UD);
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 		.qkey = 0x80010000 };
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY;
 
-	/* the tests run as root: CAP_NET_RAW is there, so it is allowed */
-	cr_assert_eq(ibv_modify_qp(ua, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				   IBV_QP_PORT | IBV_QP_QKEY), 0);
+	drop_net_raw();
+	cr_assert_eq(ibv_modify_qp(ua, &a, mask), EPERM,
+		     "a privileged Q_Key without CAP_NET_RAW");
+	cr_assert_eq(ua->state, IBV_QPS_RESET, "the QP did not move");
+	a.qkey = 0x11111111;
+	cr_assert_eq(ibv_modify_qp(ua, &a, mask), 0, "an ordinary Q_Key");
 }
 
 /* UC under 5% drop: every delivered message is whole and exact. */
