@@ -1,91 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Protection domains and memory registration (see rxd_mr.h for the key
- * table).  Access rules follow the IBTA: remote write or remote atomic
+ * Protection domains and memory registration (the key table the engines
+ * read is lib/transport/rxd_mr.c).  Access rules follow the IBTA: remote write or remote atomic
  * access needs local write.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "rxd_mr.h"
 #include "rxd_verbs.h"
 
-#define MR_SLOTS (1u << 20)            /* power of two, > max_mr */
-#define MR_TOMBSTONE ((struct rxd_mr *)1)
 #define MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 	IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
 	IBV_ACCESS_MW_BIND | IBV_ACCESS_RELAXED_ORDERING)
-
-static struct rxd_mr **mr_table;
-static pthread_mutex_t mr_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint32_t
-slot_of(uint32_t key)
-{
-	return (key * 2654435761u) & (MR_SLOTS - 1);
-}
-
-struct rxd_mr *
-rxd_mr_find(uint32_t key)
-{
-	struct rxd_mr *mr;
-	uint32_t i, s = slot_of(key);
-
-	if (mr_table == NULL)
-		return NULL;
-	for (i = 0; i < MR_SLOTS; i++) {
-		mr = __atomic_load_n(&mr_table[(s + i) & (MR_SLOTS - 1)],
-				     __ATOMIC_ACQUIRE);
-		if (mr == NULL)
-			return NULL;
-		if (mr != MR_TOMBSTONE && mr->ibmr.lkey == key)
-			return mr;
-	}
-	return NULL;
-}
-
-/* Give mr a fresh random key and publish it; called with mr_lock held. */
-static int
-publish(struct rxd_mr *mr)
-{
-	uint32_t key, i, s;
-
-	if (mr_table == NULL &&
-	    (mr_table = calloc(MR_SLOTS, sizeof(*mr_table))) == NULL)
-		return ENOMEM;
-	do {
-		if (getrandom(&key, sizeof(key), 0) != sizeof(key))
-			return EAGAIN;
-	} while (key == 0 || rxd_mr_find(key) != NULL);
-	mr->ibmr.lkey = mr->ibmr.rkey = key;
-	s = slot_of(key);
-	for (i = 0; i < MR_SLOTS; i++) {
-		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];
-
-		if (*slot == NULL || *slot == MR_TOMBSTONE) {
-			__atomic_store_n(slot, mr, __ATOMIC_RELEASE);
-			return 0;
-		}
-	}
-	return ENOMEM;
-}
-
-static void
-unpublish(struct rxd_mr *mr)
-{
-	uint32_t i, s = slot_of(mr->ibmr.lkey);
-
-	for (i = 0; i < MR_SLOTS; i++) {
-		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];
-
-		if (*slot == mr) {
-			__atomic_store_n(slot, MR_TOMBSTONE, __ATOMIC_RELEASE);
-			return;
-		}
-	}
-}
 
 struct ibv_pd *
 ibv_alloc_pd(struct ibv_context *context)
@@ -148,11 +76,9 @@ ibv_reg_mr_iova2(struct ibv_pd *ibpd, void *addr, size_t length,
 	mr->ibmr.length = length;
 	mr->iova = iova;
 	mr->access = access & MR_ACCESS_KNOWN;
-	pthread_mutex_lock(&mr_lock);
-	rc = publish(mr);
+	rc = rxd_mr_publish(mr);
 	if (rc == 0)
-		ctx->n_mr++;
-	pthread_mutex_unlock(&mr_lock);
+		__atomic_add_fetch(&ctx->n_mr, 1, __ATOMIC_RELAXED);
 	if (rc != 0) {
 		free(mr);
 		errno = rc;
@@ -189,10 +115,8 @@ ibv_dereg_mr(struct ibv_mr *ibmr)
 {
 	struct rxd_mr *mr = (struct rxd_mr *)ibmr;
 
-	pthread_mutex_lock(&mr_lock);
-	unpublish(mr);
-	rxd_ctx(ibmr->context)->n_mr--;
-	pthread_mutex_unlock(&mr_lock);
+	rxd_mr_unpublish(mr);
+	__atomic_sub_fetch(&rxd_ctx(ibmr->context)->n_mr, 1, __ATOMIC_RELAXED);
 	rxd_sync_engines();
 	__atomic_sub_fetch(&rxd_pd(ibmr->pd)->users, 1, __ATOMIC_RELEASE);
 	free(mr);

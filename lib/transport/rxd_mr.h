@@ -21,6 +21,18 @@ struct rxd_mr {
 	unsigned int access;       /**< enum ibv_access_flags */
 };
 
+/**
+ * Give mr a fresh random key (lkey == rkey) and publish it.
+ * @return 0, ENOMEM (table full) or EAGAIN (no randomness).
+ */
+int rxd_mr_publish(struct rxd_mr *mr);
+
+/**
+ * Take mr out of the table.  Engines may still hold it until
+ * rxd_sync_engines() returns; free it only after that.
+ */
+void rxd_mr_unpublish(struct rxd_mr *mr);
+
 /** The MR with this lkey/rkey, or NULL (engine side, lock-free). */
 struct rxd_mr *rxd_mr_find(uint32_t key);
 
