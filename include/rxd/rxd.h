@@ -162,6 +162,8 @@ struct rxd_qp_stats {
 	uint64_t dropped;          /**< UC/UD messages dropped (gap, no WQE) */
 	uint64_t too_big;          /**< frames larger than the port carries
 				    *   (path MTU above the link): lost */
+	uint64_t acks_tx;          /**< ACK/NAK packets sent (not responses) */
+	uint64_t acks_coalesced;   /**< AckReqs answered by a later ACK */
 };
 
 /**

@@ -67,7 +67,7 @@ progress(struct rxd_rc *rc)
 	rc->rewound = false;
 	rc->retry_left = rc->qp->attr.retry_cnt;
 	rc->rnr_left = rc->qp->attr.rnr_retry;
-	if (rc->head == rc->cur)
+	if (!rxd_rc_outstanding(rc))
 		rc->deadline = 0;
 	else if (rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
@@ -91,10 +91,38 @@ rxd_comp_retire(struct rxd_rc *rc)
  * still waiting for its response means the response was lost: resend.
  * @return false if it triggered a rewind.
  */
+/*
+ * PSNs up to psn are acknowledged: una moves past it, never back and never
+ * past a READ or atomic still waiting for its response (a later one may
+ * be answered first).
+ */
+static void
+una_to(struct rxd_rc *rc, uint32_t psn)
+{
+	uint32_t next = rxd_psn_add(psn, 1), i;
+
+	for (i = rc->head; i != rc->tail; i++) {
+		const struct rxd_swqe *s = rxd_win(rc, i);
+		uint32_t wait = rxd_psn_add(s->first_psn, s->rcvd);
+
+		if (rxd_swqe_wants_response(s) && !s->done) {
+			if (rxd_psn_diff(next, wait) > 0)
+				next = wait;
+			break;
+		}
+	}
+
+	if (rxd_psn_diff(next, rc->una) > 0 &&
+	    rxd_psn_diff(next, rc->snd_nxt) <= 0) {
+		rc->una = next;
+		rc->acked_new = true;
+	}
+}
+
 static bool
 ack_to(struct rxd_rc *rc, uint32_t psn)
 {
-	uint32_t i, head = rc->head;
+	uint32_t i, head;
 
 	for (i = rc->head; i != rc->cur; i++) {
 		struct rxd_swqe *s = rxd_win(rc, i);
@@ -115,8 +143,11 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 			break;
 		s->done = true;
 	}
+	head = rc->head;
+	rc->acked_new = false;
+	una_to(rc, psn);
 	rxd_comp_retire(rc);
-	rc->acked_new = rc->head != head;
+	rc->acked_new |= rc->head != head;
 	return true;
 }
 
@@ -170,6 +201,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return;
 	}
 	s->rcvd++;
+	una_to(rc, p->psn);
 	s->done = s->rcvd == s->npkts;
 	rxd_comp_retire(rc);
 	progress(rc);
@@ -189,6 +221,7 @@ atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
 	rxd_rc_copy_sges(s->w.sge, s->w.num_sge, 0,
 			 (uint8_t *)(uintptr_t)&p->atm_orig, 8, true);
 	s->done = true;
+	una_to(rc, p->psn);
 	rxd_comp_retire(rc);
 	progress(rc);
 }
@@ -249,6 +282,8 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 	}
 	if (!ack_to(rc, before))
 		return;
+	if (rc->acked_new)         /* what it acknowledges is progress */
+		progress(rc);
 	if (type == RXD_AETH_RNR_NAK) {
 		rnr_nak(rc, p->psn, code);
 		return;
@@ -264,7 +299,7 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 void
 rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
-	if (rc->head == rc->cur) {
+	if (!rxd_rc_outstanding(rc)) {
 		rc->cnt.duplicates++;     /* nothing outstanding */
 		return;
 	}
@@ -276,6 +311,15 @@ rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		acknowledge(rc, p);
 }
 
+/* Where a timed-out head WQE resumes: its first PSN not yet ACKed. */
+static uint32_t
+resend_from(const struct rxd_rc *rc, const struct rxd_swqe *s)
+{
+	int32_t d = rxd_psn_diff(rc->una, s->first_psn);
+
+	return d > 0 && d < (int32_t)s->npkts ? rc->una : s->first_psn;
+}
+
 void
 rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
 {
@@ -283,13 +327,13 @@ rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
 
 	(void)now;
 	rc->deadline = 0;
-	if (rc->head == rc->cur)
+	if (!rxd_rc_outstanding(rc))
 		return;
 	rc->cnt.timeouts++;
 	rc->rewound = false;
 	s = rxd_win(rc, rc->head);
-	spend_retry(rc, rxd_psn_add(s->first_psn,
-				    rxd_swqe_wants_response(s) ? s->rcvd : 0));
+	spend_retry(rc, rxd_swqe_wants_response(s) ?
+		    rxd_psn_add(s->first_psn, s->rcvd) : resend_from(rc, s));
 	if (rc->qp->attr.qp_state != IBV_QPS_ERR && rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
 }

@@ -166,6 +166,8 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		rc->draining = false;
 		if (from == IBV_QPS_RTR) {
 			rc->npsn = a->sq_psn;
+			rc->una = a->sq_psn;
+			rc->snd_nxt = a->sq_psn;
 			rc->retry_left = a->retry_cnt;
 			rc->rnr_left = a->rnr_retry;
 		}

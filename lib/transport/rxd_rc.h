@@ -10,6 +10,7 @@
 
 #define RXD_REQ_BUDGET 64          /* packets per QP per engine pass */
 #define RXD_ACKREQ_EVERY 32        /* AckReq inside long messages */
+#define RXD_MAX_INFLIGHT 256       /* PSNs sent beyond the last ACKed one */
 
 /** Requester's copy of a send WQE, from post until completion. */
 struct rxd_swqe {
@@ -48,6 +49,8 @@ struct rxd_rc {
 	uint32_t win_size;
 	uint32_t head, cur, tail;  /**< free-running indices into win */
 	uint32_t npsn;             /**< PSN of the next new packet */
+	uint32_t una;              /**< oldest PSN not yet acknowledged */
+	uint32_t snd_nxt;          /**< PSN after the highest one sent */
 	uint32_t unsignaled;       /**< retired WQEs not yet reported */
 	uint8_t retry_left, rnr_left;
 	uint64_t rto;              /**< retransmit timeout, TSC (0: none) */
@@ -57,13 +60,15 @@ struct rxd_rc {
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	bool uc_dropping;          /**< UC: rest of a broken message dropped */
 	bool last_wqe_sent;        /**< SRQ: LAST_WQE_REACHED raised */
-	bool acked_new;            /**< the last ACK retired something */
+	bool acked_new;            /**< the last ACK moved una or retired */
 	bool too_big;              /**< last rxd_tx_frame(): frame too big */
 	uint32_t rewind_psn;
 	/* responder */
 	uint32_t epsn;
 	uint32_t msn;
 	bool nak_sent;             /**< one sequence NAK per gap */
+	bool ack_due;              /**< a coalesced ACK waits for ack_psn */
+	uint32_t ack_psn;
 	uint8_t in_msg;            /**< 0, or RXD_OPF_SEND/WRITE of the message */
 	bool have_rwqe;
 	struct rxd_recv_wqe rwqe;
@@ -103,11 +108,24 @@ rxd_psn_add(uint32_t psn, uint32_t n)
 	return (psn + n) & RXD_PSN_MASK;
 }
 
+/**
+ * Something sent is not acknowledged (or answered) yet, or a WQE sent
+ * (again, after a rewind) is not retired: an ACK that came before its
+ * resend moved una but could not retire it.
+ */
+static inline bool
+rxd_rc_outstanding(const struct rxd_rc *rc)
+{
+	return rc->una != rc->snd_nxt || rc->head != rc->cur;
+}
+
 /* rxd_tx.c */
 struct rte_mbuf *rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt,
 			      uint32_t payload_len, uint8_t **payload);
 void rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m);
 void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
+void rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn);
+void rxd_tx_ack_flush(struct rxd_rc *rc);
 
 /* rxd_req.c */
 void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);

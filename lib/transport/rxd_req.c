@@ -95,6 +95,17 @@ blocked(struct rxd_rc *rc, const struct rxd_swqe *s)
 	return rxd_swqe_wants_response(s) && busy >= (max ? max : 1);
 }
 
+/* RC keeps at most RXD_MAX_INFLIGHT PSNs beyond the last ACKed one. */
+static bool
+window_open(const struct rxd_rc *rc, const struct rxd_swqe *s)
+{
+	uint32_t psn = rxd_psn_add(s->first_psn,
+		rxd_swqe_wants_response(s) ? s->rcvd : s->sent);
+
+	return rc->qp->type != IBV_QPT_RC ||
+		rxd_psn_diff(psn, rc->una) < RXD_MAX_INFLIGHT;
+}
+
 static void
 fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
 {
@@ -148,6 +159,22 @@ copy_payload(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
 	return rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
 }
 
+/* The PSN after packet p: a READ request takes its responses' PSNs. */
+static uint32_t
+next_psn(const struct rxd_swqe *s, const struct rxd_pkt *p)
+{
+	return rxd_psn_add(p->psn, rxd_swqe_wants_response(s) ?
+			   s->npkts - s->rcvd : 1);
+}
+
+/* snd_nxt moves to next if that is beyond it. */
+static void
+sent_to(struct rxd_rc *rc, uint32_t next)
+{
+	if (rxd_psn_diff(next, rc->snd_nxt) > 0)
+		rc->snd_nxt = next;
+}
+
 /* Build and send packet idx of a WQE. */
 static bool
 send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
@@ -181,6 +208,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	m = rxd_tx_frame(rc, &p, len, &payload);
 	if (m == NULL && rc->too_big) {
 		/* lost like on a wire: the retransmit timer deals with it */
+		sent_to(rc, next_psn(s, &p));
 		if (rc->deadline == 0 && rc->rto)
 			rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
 		return true;
@@ -192,6 +220,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 		return false;
 	}
 	rxd_tx_send(rc, &p, m);
+	sent_to(rc, next_psn(s, &p));
 	if (rc->deadline == 0 && rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
 	return true;
@@ -204,6 +233,7 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 	unsigned int budget = RXD_REQ_BUDGET;
 	struct rxd_swqe *s;
 
+	rxd_tx_ack_flush(rc);
 	if (qp->attr.qp_state == IBV_QPS_ERR) {
 		rxd_rc_to_error(rc);
 		return false;
@@ -227,6 +257,8 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 		if (blocked(rc, s))
 			return false;
 		while (s->sent < to_send(s) && budget > 0) {
+			if (!window_open(rc, s))
+				return false; /* an ACK rings the doorbell */
 			if (!send_packet(rc, s, s->sent))
 				return true; /* no mbuf: try again later */
 			s->sent++;

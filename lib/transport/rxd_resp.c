@@ -156,6 +156,8 @@ read_respond(struct rxd_rc *rc, const struct rxd_res *r, uint32_t from)
 {
 	uint32_t i;
 
+	rxd_tx_ack_flush(rc);
+
 	for (i = from; i < r->npkts; i++) {
 		struct rxd_pkt p = rc->tmpl;
 		uint32_t off = i * rc->mtu;
@@ -219,6 +221,7 @@ atomic_respond(struct rxd_rc *rc, const struct rxd_res *r)
 	struct rte_mbuf *m;
 	uint8_t *payload;
 
+	rxd_tx_ack_flush(rc);
 	p.opcode = RXD_OP_RC_ATOMIC_ACK;
 	p.psn = r->psn;
 	p.aeth_syndrome = rxd_aeth_make(RXD_AETH_ACK, RXD_AETH_CREDIT_INVALID);
@@ -297,8 +300,7 @@ execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	if (f & RXD_OPF_LAST)
 		rc->msn++;
 	if (p->ackreq)
-		rxd_tx_ack(rc, p->psn, rxd_aeth_make(RXD_AETH_ACK,
-						     RXD_AETH_CREDIT_INVALID));
+		rxd_tx_ack_later(rc, p->psn);
 	return RESP_OK;
 }
 
@@ -324,14 +326,16 @@ duplicate(struct rxd_rc *rc, const struct rxd_pkt *p)
 		}
 		return; /* resource gone: drop, the requester times out */
 	}
-	rxd_tx_ack(rc, rxd_psn_add(rc->epsn, RXD_PSN_MASK),
-		   rxd_aeth_make(RXD_AETH_ACK, RXD_AETH_CREDIT_INVALID));
+	rxd_tx_ack_later(rc, rxd_psn_add(rc->epsn, RXD_PSN_MASK));
 }
 
 static void
 fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
 {
 	if (err == RESP_RNR) {
+		/* the packets behind it are dropped without a sequence NAK:
+		 * the requester resends them all after its RNR wait */
+		rc->nak_sent = true;
 		rc->cnt.rnr_naks_tx++;
 		rxd_tx_ack(rc, rc->epsn, rxd_aeth_make(RXD_AETH_RNR_NAK,
 			   rc->qp->attr.min_rnr_timer));

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Building and sending a QP's frames: the QP's header template, an mbuf
- * with room for the payload, and ACK/NAK packets.
+ * with room for the payload, and ACK/NAK packets.  Plain ACKs are
+ * coalesced: one per QP per engine pass acknowledges everything the pass
+ * received, sent before any later response so that PSN order holds.
  */
 #include "rxd_rc.h"
 
@@ -44,8 +46,8 @@ rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m)
 	rc->x.send(rc->x.ctx, pkt->dgid, m);
 }
 
-void
-rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
+static void
+send_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 {
 	struct rxd_pkt pkt = rc->tmpl;
 	struct rte_mbuf *m;
@@ -56,6 +58,35 @@ rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 	pkt.aeth_syndrome = syndrome;
 	pkt.aeth_msn = rc->msn;
 	m = rxd_tx_frame(rc, &pkt, 0, &p);
-	if (m != NULL)
+	if (m != NULL) {
+		rc->cnt.acks_tx++;
 		rxd_tx_send(rc, &pkt, m);
+	}
+}
+
+void
+rxd_tx_ack_flush(struct rxd_rc *rc)
+{
+	if (!rc->ack_due)
+		return;
+	rc->ack_due = false;
+	send_ack(rc, rc->ack_psn, rxd_aeth_make(RXD_AETH_ACK,
+						RXD_AETH_CREDIT_INVALID));
+}
+
+void
+rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn)
+{
+	if (rc->ack_due)
+		rc->cnt.acks_coalesced++;
+	rc->ack_due = true;
+	rc->ack_psn = psn;
+	rxd_qp_doorbell(rc->qp);
+}
+
+void
+rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
+{
+	rxd_tx_ack_flush(rc);
+	send_ack(rc, psn, syndrome);
 }

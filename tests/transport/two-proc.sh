@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # RC between two rxd processes over net_memif (rc-two-proc server and
-# client, each its own EAL): every opcode at 0 B .. 1 MiB, several SGEs,
+# client, each its own EAL): every opcode at 0 B .. 16 MiB, several SGEs,
 # inline, unsignaled, fence, atomics, checked byte by byte.
 # Usage: two-proc.sh RC_TWO_PROC
 set -u
@@ -25,7 +25,7 @@ wait $spid
 src=$?
 cat "$dir/c.log" "$dir/s.log" | grep -v "^TELEMETRY"
 if [ $crc = 0 ] && [ $src = 0 ]; then
-	echo "PASS: every opcode, 0 B to 1 MiB, between two rxd processes"
+	echo "PASS: every opcode, 0 B to 16 MiB, between two rxd processes"
 	exit 0
 fi
 echo "FAIL: client exit $crc, server exit $src"
