@@ -172,6 +172,37 @@ struct rxd_qp_stats {
  */
 int rxd_qp_stats(unsigned int port, uint32_t qpn, struct rxd_qp_stats *s);
 
+/**
+ * Memory of one QP, by where it comes from, as rxd_qp_memory() computes it
+ * from rxd's own structures.  Heap parts come from malloc, rings from DPDK
+ * memory (rte_ring).  A CQ is not part of a QP: cqe is its per-entry cost.
+ */
+struct rxd_qp_memory {
+	size_t verbs_qp;       /**< the verbs QP object (heap) */
+	size_t transport;      /**< transport state without its arrays (heap) */
+	size_t send_window;    /**< requester's copies of the posted WQEs (heap) */
+	size_t responder;      /**< READ/atomic responder resources (heap) */
+	size_t sq_ring;        /**< send queue ring (DPDK memory) */
+	size_t rq_ring;        /**< receive queue ring (DPDK memory) */
+	size_t wr_batch;       /**< ibv_wr_* staging, extended QPs only (heap) */
+	size_t total;          /**< sum of the above */
+	unsigned int sq_slots; /**< send ring slots: power of 2 above the depth */
+	unsigned int rq_slots; /**< receive ring slots */
+	unsigned int responder_entries;
+	size_t send_wqe;       /**< one send ring slot (and wr_batch entry) */
+	size_t window_entry;   /**< one send window entry */
+	size_t recv_wqe;       /**< one receive ring slot */
+	size_t cqe;            /**< one CQ ring slot */
+};
+
+/**
+ * Compute the memory of a QP created with these queue depths (no QP is
+ * created).  @p extended: created by ibv_create_qp_ex() with send_ops_flags
+ * (the ibv_wr_* API).  Without an SRQ.
+ */
+void rxd_qp_memory(uint32_t max_send_wr, uint32_t max_recv_wr, bool extended,
+		   struct rxd_qp_memory *m);
+
 /** Name of wire error @p i, for printing rxd_port_counters.wire_err. */
 const char *rxd_wire_err_name(unsigned int i);
 

@@ -43,6 +43,12 @@ struct rxd_timers {
 /** Allocate the transport state of a QP (app thread, before attach). */
 int rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size);
 
+/**
+ * Fill the transport's share of rxd_qp_memory() (state, send window,
+ * responder resources) for a QP of sq_size send WRs.
+ */
+void rxd_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m);
+
 /** Free it (after detach and rxd_sync_engines()). */
 void rxd_transport_fini(struct rxd_qp_core *qp);
 

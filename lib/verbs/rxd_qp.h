@@ -56,6 +56,9 @@ int rxd_verbs_sq_push(struct rxd_qp *qp, const struct rxd_send_wqe *w);
 /** Install the ibv_wr_* operations on an extended QP (rxd_verbs_qp_ex.c). */
 int rxd_verbs_qp_ex_init(struct rxd_qp *qp);
 
+/** Bytes of the ibv_wr_* staging area of an extended QP. */
+size_t rxd_verbs_wr_batch_size(uint32_t max_send_wr);
+
 /**
  * Check and copy a list of receive WRs into a ring (QP or SRQ); the first
  * refused one goes to bad_wr.  @return 0, EINVAL or ENOMEM.

@@ -302,14 +302,20 @@ wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t remote_qpn,
 	w->ud.remote_qkey = remote_qkey;
 }
 
+size_t
+rxd_verbs_wr_batch_size(uint32_t max_send_wr)
+{
+	return sizeof(struct wr_batch) +
+		max_send_wr * sizeof(struct rxd_send_wqe);
+}
+
 int
 rxd_verbs_qp_ex_init(struct rxd_qp *qp)
 {
 	struct ibv_qp_ex *x = &qp->qpx;
 	uint64_t f = qp->send_ops_flags;
 
-	qp->wr_batch = calloc(1, sizeof(struct wr_batch) +
-		qp->cap.max_send_wr * sizeof(struct rxd_send_wqe));
+	qp->wr_batch = calloc(1, rxd_verbs_wr_batch_size(qp->cap.max_send_wr));
 	if (qp->wr_batch == NULL)
 		return ENOMEM;
 	x->wr_start = wr_start;
