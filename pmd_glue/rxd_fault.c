@@ -109,11 +109,11 @@ uint16_t
 rxd_fault_apply(struct rxd_fault *f, struct rte_mbuf **pkts, uint16_t n,
 		uint16_t cap, struct rte_mempool *dup_pool)
 {
-	struct rte_mbuf *in[n];
+	struct rte_mbuf *in[n ? n : 1];
 	struct rte_mbuf *copy;
 	uint16_t i, out = 0;
 
-	if (!f->active)
+	if (!f->active || n == 0)
 		return n;
 	memcpy(in, pkts, sizeof(in));
 	for (i = 0; i < n; i++) {

@@ -13,7 +13,10 @@
 static uint32_t
 slot_of(const uint8_t ip[RXD_GID_LEN])
 {
-	return rte_hash_crc(ip, RXD_GID_LEN, 0) & (RXD_NEIGH_SLOTS - 1);
+	uint64_t words[RXD_GID_LEN / 8];   /* aligned: ip may sit in a frame */
+
+	memcpy(words, ip, RXD_GID_LEN);
+	return rte_hash_crc(words, RXD_GID_LEN, 0) & (RXD_NEIGH_SLOTS - 1);
 }
 
 struct rxd_neigh *
