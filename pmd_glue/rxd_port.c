@@ -265,42 +265,53 @@ rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 		rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US));
 }
 
-static void
-tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+uint16_t
+rxd_port_tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+		  uint16_t n)
 {
 	uint16_t sent = 0, i;
 
-	for (i = 0; i < n; i++)
-		p->stats.tx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-	for (i = 0; i < 4 && sent < n; i++)
+	for (i = 0; i < 2 && sent < n; i++)
 		sent += rte_eth_tx_burst(p->port_id, q, pkts + sent,
 					 (uint16_t)(n - sent));
 	p->stats.tx_pkts += sent;
-	if (sent < n) {
-		for (i = sent; i < n; i++)
-			p->stats.tx_bytes -= rte_pktmbuf_pkt_len(pkts[i]);
-		p->stats.tx_full += n - sent;
-		rte_pktmbuf_free_bulk(pkts + sent, n - sent);
-	}
+	for (i = 0; i < sent; i++)
+		p->stats.tx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+	return sent;
 }
 
 void
-rxd_port_tx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
-	    uint16_t n)
+rxd_port_tx_drop(struct rxd_port *p, struct rte_mbuf **pkts, uint16_t n)
 {
-	struct rte_mbuf *out[2 * n + 1];
-
 	if (n == 0)
 		return;
+	p->stats.tx_full += n;
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+uint16_t
+rxd_port_tx_prepare(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+		    uint16_t n, struct rte_mbuf **out)
+{
+	if (n == 0)
+		return 0;
 	if (p->capture != NULL)
 		rxd_capture_frames(p->capture, p->port_id, q, pkts, n, true);
-	if (!p->fault_tx.active) {
-		tx_burst(p, q, pkts, n);
-		return;
-	}
 	memcpy(out, pkts, n * sizeof(*pkts));
-	n = rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n), p->pool);
-	tx_burst(p, q, out, n);
+	if (!p->fault_tx.active)
+		return n;
+	return rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n + 1),
+			       p->pool);
+}
+
+/* Send what the PMD takes now; free and count the rest. */
+static void
+tx_or_drop(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+	   uint16_t n)
+{
+	uint16_t sent = rxd_port_tx_burst(p, q, pkts, n);
+
+	rxd_port_tx_drop(p, pkts + sent, (uint16_t)(n - sent));
 }
 
 void
@@ -311,7 +322,7 @@ rxd_port_tick(struct rxd_port *p, uint16_t q, uint64_t now)
 	uint16_t n;
 
 	n = rxd_fault_release(&p->fault_tx, held, RXD_FAULT_MAX_HELD, now, max);
-	tx_burst(p, q, held, n);
+	tx_or_drop(p, q, held, n);
 }
 
 bool

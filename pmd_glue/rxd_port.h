@@ -72,12 +72,23 @@ uint16_t rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 		     uint16_t cap);
 
 /**
- * Transmit a burst: capture, transmit-side faults, then the PMD.  Every
- * frame is consumed (sent, dropped by a fault, or freed and counted as
- * tx_full).
+ * First step of transmitting a burst: capture it, then apply the
+ * transmit-side faults.  The frames to send go to out (room for 2n+1:
+ * duplicates), in order; @return their number.
  */
-void rxd_port_tx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
-		 uint16_t n);
+uint16_t rxd_port_tx_prepare(struct rxd_port *p, uint16_t q,
+			     struct rte_mbuf **pkts, uint16_t n,
+			     struct rte_mbuf **out);
+
+/**
+ * Hand prepared frames to the PMD.  @return how many it took, from the
+ * front; the rest stay the caller's (to retry or rxd_port_tx_drop()).
+ */
+uint16_t rxd_port_tx_burst(struct rxd_port *p, uint16_t q,
+			   struct rte_mbuf **pkts, uint16_t n);
+
+/** Free frames the port had no room for, counted as tx_full. */
+void rxd_port_tx_drop(struct rxd_port *p, struct rte_mbuf **pkts, uint16_t n);
 
 /**
  * Housekeeping for a quiet port: send frames the fault injector held back

@@ -57,6 +57,15 @@ rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 void
 rxd_engine_fini(struct rxd_engine *e)
 {
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++) {
+		struct rxd_engine_port *ep = &e->ports[i];
+
+		rte_pktmbuf_free_bulk(ep->tx, ep->n_tx);
+		rte_pktmbuf_free_bulk(ep->held, ep->n_held);
+		ep->n_tx = ep->n_held = 0;
+	}
 	rte_ring_free(e->ctrl);
 	rte_ring_free(e->doorbells);
 	e->ctrl = NULL;
@@ -87,13 +96,28 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	return 0;
 }
 
+/*
+ * New frames are captured and faulted, then queue behind the held ones;
+ * the PMD takes what it has room for, in order.  Only frames that find
+ * the held queue full are dropped (tx_full).
+ */
 static void
 tx_flush(struct rxd_engine_port *ep)
 {
-	if (ep->n_tx == 0)
-		return;
-	rxd_port_tx(ep->port, ep->txq, ep->tx, ep->n_tx);
+	struct rte_mbuf *out[2 * RXD_TX_BURST + 1];
+	uint16_t n, keep, sent;
+
+	n = rxd_port_tx_prepare(ep->port, ep->txq, ep->tx, ep->n_tx, out);
 	ep->n_tx = 0;
+	keep = RTE_MIN(n, (uint16_t)(RXD_TX_HELD - ep->n_held));
+	memcpy(&ep->held[ep->n_held], out, keep * sizeof(out[0]));
+	ep->n_held = (uint16_t)(ep->n_held + keep);
+	rxd_port_tx_drop(ep->port, out + keep, (uint16_t)(n - keep));
+	if (ep->n_held == 0)
+		return;
+	sent = rxd_port_tx_burst(ep->port, ep->txq, ep->held, ep->n_held);
+	ep->n_held = (uint16_t)(ep->n_held - sent);
+	memmove(ep->held, ep->held + sent, ep->n_held * sizeof(ep->held[0]));
 }
 
 void
@@ -272,8 +296,10 @@ rxd_engine_poll(struct rxd_engine *e)
 		e->next_tick = now + e->tick_tsc;
 		tick(e, now);
 	}
-	for (i = 0; i < e->n_ports; i++)
+	for (i = 0; i < e->n_ports; i++) {
 		tx_flush(&e->ports[i]);
+		work += e->ports[i].n_held != 0;   /* no back-off while held */
+	}
 	e->stats.loops++;
 	if (work)
 		e->stats.busy_loops++;

@@ -24,6 +24,7 @@
 
 #define RXD_RX_BURST 32
 #define RXD_TX_BURST 64
+#define RXD_TX_HELD 512            /* frames kept while the PMD is full */
 #define RXD_MAX_ENGINES RXD_MAX_LCORES
 
 /** RoCE receive counters of one port binding. */
@@ -44,6 +45,10 @@ struct rxd_engine_port {
 	uint16_t rxq, txq;
 	uint16_t n_tx;
 	struct rte_mbuf *tx[RXD_TX_BURST];
+	/** Prepared frames the PMD has not taken yet, oldest first; the
+	 *  transport holds back new data while there are many. */
+	uint16_t n_held;
+	struct rte_mbuf *held[RXD_TX_HELD];
 	struct rxd_roce_stats roce;
 };
 

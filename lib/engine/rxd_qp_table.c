@@ -61,6 +61,7 @@ bind_cmd(struct rxd_engine *e, void *arg)
 		x.pool = ep->port->pool;
 		x.vlan = ep->net->vlan;
 		x.qkey_viol = &ep->roce.qkey_viol;
+		x.held = &ep->n_held;
 		memcpy(x.smac, ep->port->mac.addr_bytes, RXD_ETH_ALEN);
 		rxd_transport_bind(qp, &x, &e->timers);
 		return 0;

@@ -251,6 +251,8 @@ rxd_stop(void)
 		rxd_engine_stop(&rxd_stk.engines[i]);
 		rte_eal_wait_lcore(rxd_stk.engines[i].lcore);
 	}
+	for (i = 0; i < rxd_stk.n_engines; i++)   /* frees frames: before pools */
+		rxd_engine_fini(&rxd_stk.engines[i]);
 	for (i = 0; i < rxd_stk.n_ports; i++) {
 		rxd_capture_close(rxd_stk.ports[i].capture);
 		rxd_stk.ports[i].capture = NULL;
@@ -258,8 +260,6 @@ rxd_stop(void)
 		rxd_port_close(&rxd_stk.ports[i]);
 		rte_free(rxd_stk.qp_table[i]);
 	}
-	for (i = 0; i < rxd_stk.n_engines; i++)
-		rxd_engine_fini(&rxd_stk.engines[i]);
 	memset(&rxd_stk, 0, sizeof(rxd_stk));
 }
 

@@ -87,20 +87,20 @@ rxd_comp_retire(struct rxd_rc *rc)
 }
 
 /*
- * Everything up to psn is acknowledged.  An ACK beyond a READ or atomic
- * still waiting for its response means the response was lost: resend.
- * @return false if it triggered a rewind.
- */
-/*
- * PSNs up to psn are acknowledged: una moves past it, never back and never
- * past a READ or atomic still waiting for its response (a later one may
- * be answered first).
+ * PSNs up to psn are acknowledged.  acked keeps the highest such PSN + 1;
+ * una follows it but never passes a READ or atomic still waiting for its
+ * response (a later WQE may be acknowledged first): when that response
+ * comes, una catches up with acked.
  */
 static void
 una_to(struct rxd_rc *rc, uint32_t psn)
 {
 	uint32_t next = rxd_psn_add(psn, 1), i;
 
+	if (rxd_psn_diff(next, rc->acked) > 0 &&
+	    rxd_psn_diff(next, rc->snd_nxt) <= 0)
+		rc->acked = next;
+	next = rc->acked;
 	for (i = rc->head; i != rc->tail; i++) {
 		const struct rxd_swqe *s = rxd_win(rc, i);
 		uint32_t wait = rxd_psn_add(s->first_psn, s->rcvd);
@@ -111,14 +111,17 @@ una_to(struct rxd_rc *rc, uint32_t psn)
 			break;
 		}
 	}
-
-	if (rxd_psn_diff(next, rc->una) > 0 &&
-	    rxd_psn_diff(next, rc->snd_nxt) <= 0) {
+	if (rxd_psn_diff(next, rc->una) > 0) {
 		rc->una = next;
 		rc->acked_new = true;
 	}
 }
 
+/*
+ * Everything up to psn is acknowledged.  An ACK beyond a READ or atomic
+ * still waiting for its response means the response was lost: resend.
+ * @return false if it triggered a rewind.
+ */
 static bool
 ack_to(struct rxd_rc *rc, uint32_t psn)
 {
@@ -201,8 +204,8 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return;
 	}
 	s->rcvd++;
-	una_to(rc, p->psn);
 	s->done = s->rcvd == s->npkts;
+	una_to(rc, p->psn);
 	rxd_comp_retire(rc);
 	progress(rc);
 }

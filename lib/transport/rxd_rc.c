@@ -140,6 +140,8 @@ reset(struct rxd_rc *rc)
 	rc->have_rwqe = false;
 	rc->nak_sent = false;
 	memset(rc->res, 0, rc->n_res * sizeof(*rc->res));
+	rc->res_busy = rc->res_next;
+	rc->ack_due = false;
 }
 
 void
@@ -168,6 +170,7 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 			rc->npsn = a->sq_psn;
 			rc->una = a->sq_psn;
 			rc->snd_nxt = a->sq_psn;
+			rc->acked = a->sq_psn;
 			rc->retry_left = a->retry_cnt;
 			rc->rnr_left = a->rnr_retry;
 		}

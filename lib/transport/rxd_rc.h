@@ -11,6 +11,7 @@
 #define RXD_REQ_BUDGET 64          /* packets per QP per engine pass */
 #define RXD_ACKREQ_EVERY 32        /* AckReq inside long messages */
 #define RXD_MAX_INFLIGHT 256       /* PSNs sent beyond the last ACKed one */
+#define RXD_TX_HOLD_BACK 64        /* held frames that stop new data */
 
 /** Requester's copy of a send WQE, from post until completion. */
 struct rxd_swqe {
@@ -26,6 +27,9 @@ struct rxd_swqe {
 struct rxd_res {
 	bool used;
 	bool atomic;
+	uint32_t seq;              /**< allocation number (rc->res_next) */
+	uint32_t from;             /**< first response packet of this round */
+	uint32_t next;             /**< next response packet to send */
 	uint32_t psn;              /**< first PSN */
 	uint32_t npkts;
 	uint64_t va;
@@ -51,6 +55,7 @@ struct rxd_rc {
 	uint32_t npsn;             /**< PSN of the next new packet */
 	uint32_t una;              /**< oldest PSN not yet acknowledged */
 	uint32_t snd_nxt;          /**< PSN after the highest one sent */
+	uint32_t acked;            /**< PSN after the highest one ACKed */
 	uint32_t unsignaled;       /**< retired WQEs not yet reported */
 	uint8_t retry_left, rnr_left;
 	uint64_t rto;              /**< retransmit timeout, TSC (0: none) */
@@ -78,6 +83,7 @@ struct rxd_rc {
 	uint32_t wleft;
 	struct rxd_res *res;
 	uint32_t n_res, res_next;
+	uint32_t res_busy;         /**< oldest resource with responses to send */
 	struct rxd_qp_stats cnt;
 };
 
@@ -108,6 +114,13 @@ rxd_psn_add(uint32_t psn, uint32_t n)
 	return (psn + n) & RXD_PSN_MASK;
 }
 
+/** The port is backed up: new data packets wait for the next pass. */
+static inline bool
+rxd_tx_backed_up(const struct rxd_rc *rc)
+{
+	return rc->x.held != NULL && *rc->x.held >= RXD_TX_HOLD_BACK;
+}
+
 /**
  * Something sent is not acknowledged (or answered) yet, or a WQE sent
  * (again, after a rewind) is not retired: an ACK that came before its
@@ -126,6 +139,7 @@ void rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m);
 void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
 void rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn);
 void rxd_tx_ack_flush(struct rxd_rc *rc);
+void rxd_tx_ack_before(struct rxd_rc *rc, uint32_t psn);
 
 /* rxd_req.c */
 void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);
@@ -138,6 +152,11 @@ void rxd_comp_timeout(struct rxd_rc *rc, uint64_t now);
 void rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status);
 void rxd_comp_error_at(struct rxd_rc *rc, uint32_t bad,
 		       enum ibv_wc_status status);
+
+/* rxd_resp_send.c */
+struct rxd_res *rxd_resp_res_new(struct rxd_rc *rc);
+void rxd_resp_respond(struct rxd_rc *rc, struct rxd_res *r, uint32_t from);
+bool rxd_resp_continue(struct rxd_rc *rc);
 
 /* rxd_resp.c */
 void rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,

@@ -226,14 +226,14 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	return true;
 }
 
-bool
-rxd_transport_sq(struct rxd_qp_core *qp)
+/* Send new and rewound packets of the window. @return work left. */
+static bool
+request(struct rxd_rc *rc)
 {
-	struct rxd_rc *rc = rxd_rc(qp);
+	struct rxd_qp_core *qp = rc->qp;
 	unsigned int budget = RXD_REQ_BUDGET;
 	struct rxd_swqe *s;
 
-	rxd_tx_ack_flush(rc);
 	if (qp->attr.qp_state == IBV_QPS_ERR) {
 		rxd_rc_to_error(rc);
 		return false;
@@ -259,6 +259,8 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 		while (s->sent < to_send(s) && budget > 0) {
 			if (!window_open(rc, s))
 				return false; /* an ACK rings the doorbell */
+			if (rxd_tx_backed_up(rc))
+				return true;  /* the next pass, or later */
 			if (!send_packet(rc, s, s->sent))
 				return true; /* no mbuf: try again later */
 			s->sent++;
@@ -273,6 +275,16 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 		}
 	}
 	return true;
+}
+
+bool
+rxd_transport_sq(struct rxd_qp_core *qp)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+	bool more = rxd_resp_continue(rc);
+
+	rxd_tx_ack_flush(rc);
+	return request(rc) || more;
 }
 
 void

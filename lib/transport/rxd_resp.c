@@ -140,56 +140,6 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	return RESP_OK;
 }
 
-static struct rxd_res *
-new_res(struct rxd_rc *rc)
-{
-	struct rxd_res *r = &rc->res[rc->res_next++ % rc->n_res];
-
-	memset(r, 0, sizeof(*r));
-	r->used = true;
-	return r;
-}
-
-/* Send READ response packets of r from packet index `from`. */
-static void
-read_respond(struct rxd_rc *rc, const struct rxd_res *r, uint32_t from)
-{
-	uint32_t i;
-
-	rxd_tx_ack_flush(rc);
-
-	for (i = from; i < r->npkts; i++) {
-		struct rxd_pkt p = rc->tmpl;
-		uint32_t off = i * rc->mtu;
-		uint32_t len = r->len - off < rc->mtu ? r->len - off : rc->mtu;
-		struct rxd_mr *mr;
-		struct rte_mbuf *m;
-		uint8_t *payload;
-		bool first = i == from, last = i + 1 == r->npkts;
-
-		p.opcode = first && last ? RXD_OP_RC_READ_RESP_ONLY :
-			first ? RXD_OP_RC_READ_RESP_FIRST :
-			last ? RXD_OP_RC_READ_RESP_LAST :
-			RXD_OP_RC_READ_RESP_MIDDLE;
-		p.psn = rxd_psn_add(r->psn, i);
-		p.aeth_syndrome = rxd_aeth_make(RXD_AETH_ACK,
-						RXD_AETH_CREDIT_INVALID);
-		p.aeth_msn = r->msn;
-		m = rxd_tx_frame(rc, &p, len, &payload);
-		if (m == NULL)
-			return;
-		mr = len ? rxd_mr_find(r->rkey) : NULL;
-		if (len && (mr == NULL ||
-			    !rxd_mr_allows(mr, r->va + off, len, 0))) {
-			rte_pktmbuf_free(m); /* deregistered since: drop */
-			return;
-		}
-		if (len)
-			memcpy(payload, rxd_mr_addr(mr, r->va + off), len);
-		rxd_tx_send(rc, &p, m);
-	}
-}
-
 static enum resp_err
 do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
@@ -202,34 +152,16 @@ do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 		  IBV_ACCESS_REMOTE_READ, &err);
 	if (err != RESP_OK)
 		return err;
-	r = new_res(rc);
+	r = rxd_resp_res_new(rc);
 	r->psn = p->psn;
 	r->npkts = p->reth_len ? (p->reth_len + rc->mtu - 1) / rc->mtu : 1;
 	r->va = p->reth_va;
 	r->rkey = p->reth_rkey;
 	r->len = p->reth_len;
 	r->msn = ++rc->msn;
-	read_respond(rc, r, 0);
+	rxd_resp_respond(rc, r, 0);
 	rc->epsn = rxd_psn_add(rc->epsn, r->npkts);
 	return RESP_OK;
-}
-
-static void
-atomic_respond(struct rxd_rc *rc, const struct rxd_res *r)
-{
-	struct rxd_pkt p = rc->tmpl;
-	struct rte_mbuf *m;
-	uint8_t *payload;
-
-	rxd_tx_ack_flush(rc);
-	p.opcode = RXD_OP_RC_ATOMIC_ACK;
-	p.psn = r->psn;
-	p.aeth_syndrome = rxd_aeth_make(RXD_AETH_ACK, RXD_AETH_CREDIT_INVALID);
-	p.aeth_msn = r->msn;
-	p.atm_orig = r->orig;
-	m = rxd_tx_frame(rc, &p, 0, &payload);
-	if (m != NULL)
-		rxd_tx_send(rc, &p, m);
 }
 
 static enum resp_err
@@ -248,7 +180,7 @@ do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
 	if (err != RESP_OK)
 		return err;
 	target = (uint64_t *)(uintptr_t)rxd_mr_addr(mr, p->atm_va);
-	r = new_res(rc);
+	r = rxd_resp_res_new(rc);
 	r->atomic = true;
 	r->psn = p->psn;
 	r->npkts = 1;
@@ -261,7 +193,7 @@ do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
 					     __ATOMIC_SEQ_CST);
 	}
 	r->msn = ++rc->msn;
-	atomic_respond(rc, r);
+	rxd_resp_respond(rc, r, 0);
 	rc->epsn = rxd_psn_add(rc->epsn, 1);
 	return RESP_OK;
 }
@@ -318,10 +250,7 @@ duplicate(struct rxd_rc *rc, const struct rxd_pkt *p)
 
 			if (!r->used || d < 0 || d >= (int32_t)r->npkts)
 				continue;
-			if (r->atomic)
-				atomic_respond(rc, r);
-			else
-				read_respond(rc, r, (uint32_t)d);
+			rxd_resp_respond(rc, r, (uint32_t)d);
 			return;
 		}
 		return; /* resource gone: drop, the requester times out */

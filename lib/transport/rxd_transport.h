@@ -29,6 +29,8 @@ struct rxd_xmit {
 	uint16_t vlan;
 	/** The port's Q_Key violation counter (qkey_viol_cntr). */
 	uint64_t *qkey_viol;
+	/** Frames waiting for room in the PMD (the engine's held queue). */
+	const uint16_t *held;
 	/** Read GID index i of the QP's port into gid; 0 or -1. */
 	int (*gid)(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN]);
 };

@@ -3,7 +3,7 @@
  * Building and sending a QP's frames: the QP's header template, an mbuf
  * with room for the payload, and ACK/NAK packets.  Plain ACKs are
  * coalesced: one per QP per engine pass acknowledges everything the pass
- * received, sent before any later response so that PSN order holds.
+ * received, sent in PSN order with the READ responses and atomic ACKs.
  */
 #include "rxd_rc.h"
 
@@ -64,14 +64,27 @@ send_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 	}
 }
 
-void
-rxd_tx_ack_flush(struct rxd_rc *rc)
+static void
+send_due_ack(struct rxd_rc *rc)
 {
-	if (!rc->ack_due)
-		return;
 	rc->ack_due = false;
 	send_ack(rc, rc->ack_psn, rxd_aeth_make(RXD_AETH_ACK,
 						RXD_AETH_CREDIT_INVALID));
+}
+
+void
+rxd_tx_ack_flush(struct rxd_rc *rc)
+{
+	/* READ responses still to send come first (lower PSNs) */
+	if (rc->ack_due && rc->res_busy == rc->res_next)
+		send_due_ack(rc);
+}
+
+void
+rxd_tx_ack_before(struct rxd_rc *rc, uint32_t psn)
+{
+	if (rc->ack_due && rxd_psn_diff(psn, rc->ack_psn) > 0)
+		send_due_ack(rc);
 }
 
 void

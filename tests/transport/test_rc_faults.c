@@ -75,6 +75,25 @@ struct op {
 	uint64_t before;   /* FETCH_ADD: counter before */
 };
 
+/* ", then wr N: STATUS" for the first completion that is not a flush. */
+static const char *
+first_error(const struct ibv_wc *wc, int n)
+{
+	static char text[96];
+	int k;
+
+	text[0] = '\0';
+	for (k = 0; k < n; k++)
+		if (wc[k].status != IBV_WC_SUCCESS &&
+		    wc[k].status != IBV_WC_WR_FLUSH_ERR) {
+			snprintf(text, sizeof(text), ", then wr %lu: %s",
+				 (unsigned long)wc[k].wr_id,
+				 ibv_wc_status_str(wc[k].status));
+			break;
+		}
+	return text;
+}
+
 static uint32_t
 rnd(uint64_t *s, uint32_t n)
 {
@@ -138,9 +157,10 @@ window(uint64_t *seed, uint64_t base, uint64_t *counter)
 	for (k = 0; k < n; k++) {
 		unsigned int j = (unsigned int)(wc[k].wr_id - base);
 
-		cr_assert_eq(wc[k].status, IBV_WC_SUCCESS, "wr %lu: %s",
+		cr_assert_eq(wc[k].status, IBV_WC_SUCCESS, "wr %lu: %s%s",
 			     (unsigned long)wc[k].wr_id,
-			     ibv_wc_status_str(wc[k].status));
+			     ibv_wc_status_str(wc[k].status),
+			     first_error(wc, n));
 		cr_assert(j < WINDOW && !seen[j]++, "one completion per WR");
 		cr_assert_eq(j, (unsigned int)k, "completions in order");
 	}
