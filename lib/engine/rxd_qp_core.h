@@ -53,7 +53,10 @@ struct rxd_qp_core {
  */
 int rxd_qp_attach(struct rxd_qp_core *qp);
 
-/** Unpublish a QP and wait until no engine uses it. */
+/**
+ * Unpublish a QP, take it off its engine's timers and doorbells, and wait
+ * until no engine uses it.
+ */
 void rxd_qp_detach(struct rxd_qp_core *qp);
 
 /**

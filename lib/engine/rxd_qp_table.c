@@ -86,6 +86,29 @@ rxd_qp_attach(struct rxd_qp_core *qp)
 	return 0;
 }
 
+/* Forget a doorbell the QP may still have queued; keep the others. */
+static void
+drop_doorbell(struct rxd_engine *e, struct rxd_qp_core *qp)
+{
+	unsigned int n = rte_ring_count(e->doorbells);
+	struct rxd_qp_core *q;
+
+	while (n-- > 0 && rte_ring_sc_dequeue(e->doorbells, (void **)&q) == 0)
+		if (q != qp)
+			rte_ring_mp_enqueue(e->doorbells, q);
+	__atomic_store_n(&qp->doorbell, 0, __ATOMIC_RELEASE);
+}
+
+static int
+unbind_cmd(struct rxd_engine *e, void *arg)
+{
+	struct rxd_qp_core *qp = arg;
+
+	drop_doorbell(e, qp);
+	rxd_transport_unbind(qp);
+	return 0;
+}
+
 void
 rxd_qp_detach(struct rxd_qp_core *qp)
 {
@@ -93,6 +116,8 @@ rxd_qp_detach(struct rxd_qp_core *qp)
 
 	if (s != NULL)
 		__atomic_store_n(s, NULL, __ATOMIC_RELEASE);
+	if (qp->engine != NULL)
+		rxd_engine_call(qp->engine, unbind_cmd, qp);
 	rxd_sync_engines();
 }
 

@@ -69,6 +69,16 @@ timer_unlink(struct rxd_rc *rc)
 }
 
 void
+rxd_transport_unbind(struct rxd_qp_core *qp)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+
+	if (rc->on_timer_list)
+		timer_unlink(rc);
+	rc->timers = NULL;
+}
+
+void
 rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline)
 {
 	rc->deadline = deadline;

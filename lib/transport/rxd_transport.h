@@ -58,6 +58,9 @@ void rxd_transport_fini(struct rxd_qp_core *qp);
 void rxd_transport_bind(struct rxd_qp_core *qp, const struct rxd_xmit *x,
 			struct rxd_timers *t);
 
+/** Take the QP off its engine's timer list (on the engine, at detach). */
+void rxd_transport_unbind(struct rxd_qp_core *qp);
+
 /** Apply a modify_qp on the engine (after qp->attr was updated). */
 void rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from);
 

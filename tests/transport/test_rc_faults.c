@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -296,6 +297,58 @@ Test(rc_faults, peer_vanishes_retry_exceeded)
 	cr_assert_eq(wc[1].status, IBV_WC_WR_FLUSH_ERR);
 	cr_assert(ms >= 4 * rto_ms && ms <= 4 * 4 * rto_ms,
 		  "%.1f ms for 4 attempts of %.1f ms", ms, rto_ms);
+}
+
+/* One signaled 64-byte WRITE from a to b, checked byte for byte. */
+static void
+write_once(uint64_t seed)
+{
+	struct ibv_wc wc;
+
+	memset(p.b.buf, 0, 64);
+	fill(p.a.buf, 64, seed);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, seed, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey,
+			     IBV_SEND_SIGNALED), 0);
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 10000), 1);
+	cr_assert_eq(wc.status, IBV_WC_SUCCESS, "%s",
+		     ibv_wc_status_str(wc.status));
+	cr_assert_arr_eq(p.b.buf, p.a.buf, 64);
+}
+
+/*
+ * Destroying a QP whose retransmit timer runs (the link is cut, a WRITE is
+ * unacknowledged) takes it off the engine's timer list: the engine keeps
+ * scanning its timers past the deadline (ASan sees any use of the freed
+ * QP), and a new connection then works.
+ */
+Test(rc_faults, destroy_with_timer_running)
+{
+	struct rxd_qp_stats st0, st;
+	struct rc_opts o = opts;
+	unsigned int i;
+
+	o.timeout = 8;          /* 1 ms */
+	rc_pair_connect(&p, &o);
+	write_once(3);          /* the peer's MAC is known before the cut */
+	cr_assert_eq(rxd_qp_stats(0, p.a.qp->qp_num, &st0), 0);
+	faults(0, 0, 0, 0, true);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 64,
+			     (uintptr_t)p.b.buf, p.b.mr->rkey, 0), 0);
+	for (i = 0; i < 1000; i++) {
+		cr_assert_eq(rxd_qp_stats(0, p.a.qp->qp_num, &st), 0);
+		if (st.tx_pkts > st0.tx_pkts)
+			break;
+		usleep(1000);
+	}
+	cr_assert_gt(st.tx_pkts, st0.tx_pkts, "the WRITE never left");
+	cr_assert_eq(ibv_destroy_qp(p.a.qp), 0);
+	p.a.qp = NULL;
+	usleep(50 * 1000);      /* fifty timeouts */
+	faults(0, 0, 0, 0, false);
+	ibv_destroy_qp(p.b.qp);
+	rc_pair_connect(&p, &o);
+	write_once(5);
 }
 
 /* The receiver never posts: RNR_RETRY_EXC_ERR after rnr_retry waits. */
