@@ -17,6 +17,7 @@
 #include <rte_log.h>
 
 #include "rxd_qp.h"
+#include "rxd_verbs_gsi.h"
 #include "rxd_transport.h"
 
 static uint32_t ring_serial;
@@ -31,16 +32,19 @@ static const uint64_t send_ops_known = IBV_QP_EX_WITH_RDMA_WRITE |
 static pthread_mutex_t qpn_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t *qpn_used[RXD_MAX_PORTS];
 
+/* QPN 0 asks for the first free application QPN; the GSI QP asks for 1. */
 static int
 qpn_alloc(unsigned int port, uint32_t *qpn)
 {
 	uint32_t n = RXD_QPN_FIRST + rxd_verbs.conf.max_qp, i;
-	int rc = ENOMEM;
+	uint32_t first = *qpn ? *qpn : RXD_QPN_FIRST;
+	uint32_t end = *qpn ? *qpn + 1 : n;
+	int rc = *qpn ? EBUSY : ENOMEM;
 
 	pthread_mutex_lock(&qpn_lock);
 	if (qpn_used[port] == NULL)
 		qpn_used[port] = calloc((n + 63) / 64, sizeof(uint64_t));
-	for (i = RXD_QPN_FIRST; qpn_used[port] != NULL && i < n; i++) {
+	for (i = first; qpn_used[port] != NULL && i < end; i++) {
 		if (!(qpn_used[port][i / 64] & (1ull << (i % 64)))) {
 			qpn_used[port][i / 64] |= 1ull << (i % 64);
 			*qpn = i;
@@ -120,6 +124,7 @@ static int
 build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 {
 	struct rxd_qp_core *core = &qp->core;
+	int rc;
 
 	core->type = a->qp_type;
 	core->port = qp->ctx->dev->port;
@@ -136,8 +141,9 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 		core->srq = rxd_verbs_srq_attach(a->srq);
 	if (core->sq == NULL || (a->srq == NULL && core->rq == NULL))
 		return ENOMEM;
-	if (qpn_alloc(core->port, &core->qpn) != 0)
-		return ENOMEM;
+	rc = qpn_alloc(core->port, &core->qpn);
+	if (rc != 0)
+		return rc;
 	if (rxd_transport_init(core, a->cap.max_send_wr) != 0 ||
 	    rxd_qp_attach(core) != 0) {
 		qpn_free(core->port, core->qpn);
@@ -184,9 +190,10 @@ take_users(const struct ibv_qp_init_attr_ex *a, int delta)
 	__atomic_add_fetch(&rxd_cq(a->recv_cq)->users, delta, __ATOMIC_RELEASE);
 }
 
-struct ibv_qp *
-rxd_verbs_create_qp_ex(struct ibv_context *context,
-		       struct ibv_qp_init_attr_ex *attr)
+/* Create a QP; qpn 0 for the next free application QPN. */
+static struct ibv_qp *
+create_qp(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr,
+	  uint32_t qpn)
 {
 	struct rxd_context *ctx = rxd_ctx(context);
 	struct rxd_qp *qp;
@@ -197,6 +204,7 @@ rxd_verbs_create_qp_ex(struct ibv_context *context,
 		return NULL;
 	}
 	qp->ctx = ctx;
+	qp->core.qpn = qpn;
 	qp->qpx.qp_base.srq = attr->srq;
 	attr->cap.max_inline_data = RXD_MAX_INLINE;
 	qp->cap = attr->cap;
@@ -229,7 +237,16 @@ rxd_verbs_create_qp_ex(struct ibv_context *context,
 }
 
 struct ibv_qp *
-ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+rxd_verbs_create_qp_ex(struct ibv_context *context,
+		       struct ibv_qp_init_attr_ex *attr)
+{
+	return create_qp(context, attr, 0);
+}
+
+/* ibv_create_qp with a chosen QPN (0: the next free one). */
+static struct ibv_qp *
+create_qp_basic(struct ibv_pd *pd, struct ibv_qp_init_attr *attr,
+		uint32_t qpn)
 {
 	struct ibv_qp_init_attr_ex a;
 	struct ibv_qp *qp;
@@ -238,10 +255,26 @@ ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	memcpy(&a, attr, sizeof(*attr));
 	a.comp_mask = IBV_QP_INIT_ATTR_PD;
 	a.pd = pd;
-	qp = rxd_verbs_create_qp_ex(pd->context, &a);
+	qp = create_qp(pd->context, &a, qpn);
 	if (qp != NULL)
 		attr->cap = a.cap;
 	return qp;
+}
+
+struct ibv_qp *
+rxd_verbs_create_gsi_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	if (attr->qp_type != IBV_QPT_UD) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return create_qp_basic(pd, attr, RXD_QPN_GSI);
+}
+
+struct ibv_qp *
+ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	return create_qp_basic(pd, attr, 0);
 }
 
 struct ibv_qp_ex *
@@ -331,7 +364,8 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 	pthread_mutex_lock(&ibqp->mutex);
 	sync_state(qp);
 	rc = rxd_qp_attr_check(&qp->st, attr, attr_mask, &lim);
-	if (rc == 0 && (attr_mask & IBV_QP_QKEY) && !qkey_allowed(attr->qkey))
+	if (rc == 0 && (attr_mask & IBV_QP_QKEY) && qp->core.qpn != RXD_QPN_GSI &&
+	    !qkey_allowed(attr->qkey))
 		rc = EPERM;
 	if (rc == 0) {
 		rxd_qp_attr_apply(&qp->st, attr, attr_mask);

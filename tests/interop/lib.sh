@@ -78,6 +78,58 @@ rxi_us_after() { awk -v n="${EPOCHREALTIME/./}" -v t="$1" 'BEGIN { printf "%.0f"
 rxi_ns() { ip netns exec "$RXD_INTEROP_NETNS" "$@"; }
 rxi_ns_exists() { [ -e "/run/netns/$RXD_INTEROP_NETNS" ]; }
 
+# For the interop scripts, which set build (BUILD_DIR), out (log and capture
+# directory), checker (roce-check) and failed:
+# rxi_rxd_run NAME TOOL ARGS...: the unmodified tool on rxd (compat
+# libraries, net_af_packet on the lab's host interface), capturing every
+# frame to $out/NAME.pcapng.
+rxi_rxd_run() {
+	local name=$1
+	shift
+	cat >"$out/$name.ini" <<-INI
+	[port0]
+	addr = $RXD_INTEROP_RXD_IP/24
+	capture = $out/$name.pcapng
+	INI
+	(
+		# shellcheck source=../lib/compat-env.sh
+		. "$RXD_INTEROP_HERE/../lib/compat-env.sh" "$build"
+		rxi_ns env RXD_CONFIG="$out/$name.ini" \
+			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF --log-level=lib.eal:error" \
+			timeout 120 "$@"
+	)
+}
+
+# rxi_guest_up: build the Soft-RoCE guest (once) and boot it, stopping it
+# when the script exits; SKIP (77) if it cannot be built, FAIL if it does
+# not start.
+rxi_guest_up() {
+	trap '"$RXD_INTEROP_HERE/guest-stop.sh" >/dev/null 2>&1' EXIT
+	mkdir -p "$out"
+	"$RXD_INTEROP_HERE/guest-build.sh" >"$out/build.log" 2>&1 || {
+		echo "SKIP: cannot build the Soft-RoCE guest (see $out/build.log)"
+		exit 77
+	}
+	"$RXD_INTEROP_HERE/guest-start.sh" >"$out/start.log" 2>&1 || {
+		echo "FAIL: the Soft-RoCE guest did not start"
+		cat "$out/start.log"
+		exit 1
+	}
+}
+
+# rxi_check_capture PCAP: roce-check must accept it (when it exists).
+rxi_check_capture() {
+	local pcap=$1
+	[ -x "$checker" ] || return 0
+	if "$checker" --no-scapy --min-packets 1 "$pcap" >"$pcap.check" 2>&1; then
+		echo "PASS: roce-check accepts $(basename "$pcap") ($(tail -1 "$pcap.check" | sed 's/.*: //'))"
+	else
+		echo "FAIL: roce-check refuses $(basename "$pcap")"
+		sed 's/^/    | /' "$pcap.check" | tail -20
+		failed=1
+	fi
+}
+
 # Accelerator actually used. A /dev/kvm that the CPU flags do not back with
 # vmx/svm (e.g. a PVM host) cannot run the stock kernel, so "auto" means KVM
 # only with real hardware virtualisation.

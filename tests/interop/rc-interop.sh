@@ -27,47 +27,8 @@ skip() { echo "SKIP: $*"; exit 77; }
 [ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
 command -v ib_write_bw >/dev/null || skip "perftest not installed"
 
-cleanup() { "$H/guest-stop.sh" >/dev/null 2>&1; }
-trap cleanup EXIT
-mkdir -p "$out"
-"$H/guest-build.sh" >"$out/build.log" 2>&1 ||
-	skip "cannot build the Soft-RoCE guest (see $out/build.log)"
-"$H/guest-start.sh" >"$out/start.log" 2>&1 || {
-	echo "FAIL: the Soft-RoCE guest did not start"
-	cat "$out/start.log"
-	exit 1
-}
+rxi_guest_up
 "$H/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
-
-# rxd_run NAME TOOL ARGS...: the tool on rxd, capturing to NAME.pcapng
-rxd_run() {
-	local name=$1
-	shift
-	cat >"$out/$name.ini" <<-INI
-	[port0]
-	addr = $RXD_INTEROP_RXD_IP/24
-	capture = $out/$name.pcapng
-	INI
-	(
-		# shellcheck source=../lib/compat-env.sh
-		. "$H/../lib/compat-env.sh" "$build"
-		rxi_ns env RXD_CONFIG="$out/$name.ini" \
-			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF --log-level=lib.eal:error" \
-			timeout 120 "$@"
-	)
-}
-
-check_capture() {
-	local pcap=$1
-	[ -x "$checker" ] || return 0
-	if "$checker" --no-scapy --min-packets 1 "$pcap" >"$pcap.check" 2>&1; then
-		echo "PASS: roce-check accepts $(basename "$pcap") ($(tail -1 "$pcap.check" | sed 's/.*: //'))"
-	else
-		echo "FAIL: roce-check refuses $(basename "$pcap")"
-		sed 's/^/    | /' "$pcap.check" | tail -20
-		failed=1
-	fi
-}
 
 # pair NAME SERVER_SIDE TOOL ARGS: SERVER_SIDE is guest or rxd
 pair() {
@@ -77,13 +38,13 @@ pair() {
 	if [ "$side" = guest ]; then
 		job=$("$H/guest-exec.sh" -b "$tool -d $dev_g $gx $args")
 		sleep 3
-		rxd_run "$name" "$tool" -d "$dev_r" $rx $args "$RXD_INTEROP_GUEST_IP" \
+		rxi_rxd_run "$name" "$tool" -d "$dev_r" $rx $args "$RXD_INTEROP_GUEST_IP" \
 			>"$out/$name.rxd.log" 2>&1
 		rc=$?
 		"$H/guest-exec.sh" -t 60 -w "$job" >"$out/$name.guest.log" 2>&1
 		grc=$?
 	else
-		rxd_run "$name" "$tool" -d "$dev_r" $rx $args \
+		rxi_rxd_run "$name" "$tool" -d "$dev_r" $rx $args \
 			>"$out/$name.rxd.log" 2>&1 &
 		sleep 3
 		"$H/guest-exec.sh" -t 60 "$tool -d $dev_g $gx $args $kip" \
@@ -94,7 +55,7 @@ pair() {
 	fi
 	if [ $rc -eq 0 ] && [ $grc -eq 0 ]; then
 		echo "PASS: $tool $args ($side serves): both ends complete"
-		check_capture "$out/$name.pcapng"
+		rxi_check_capture "$out/$name.pcapng"
 	else
 		echo "FAIL: $tool $args ($side serves): rxd exit $rc, guest exit $grc"
 		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Event channels: a queue of events per channel and an eventfd that is
+ * readable exactly while the queue is not empty, so that poll() on
+ * channel->fd works.  rdma_get_cm_event blocks on it, or fails with EAGAIN
+ * when the application made the fd O_NONBLOCK.  rdma_ack_cm_event frees
+ * the event and lets rdma_destroy_id go on.  Also rdma_event_str.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "rxd_cm_priv.h"
+
+static struct rxd_cm_channel *
+chan(struct rdma_event_channel *ch)
+{
+	return (struct rxd_cm_channel *)ch;
+}
+
+static void
+fd_set_ready(struct rxd_cm_channel *ch)
+{
+	uint64_t one = 1;
+
+	(void)!write(ch->ch.fd, &one, sizeof(one));
+}
+
+/* Only called with the counter non-zero, so the read never blocks. */
+static void
+fd_clear_ready(struct rxd_cm_channel *ch)
+{
+	uint64_t v;
+
+	(void)!read(ch->ch.fd, &v, sizeof(v));
+}
+
+struct rdma_event_channel *
+rdma_create_event_channel(void)
+{
+	struct rxd_cm_channel *ch;
+	int rc = rxd_cm_start();
+
+	if (rc != 0) {
+		errno = rc;
+		return NULL;
+	}
+	ch = calloc(1, sizeof(*ch));
+	if (ch == NULL)
+		return NULL;
+	ch->ch.fd = eventfd(0, EFD_CLOEXEC);
+	if (ch->ch.fd < 0) {
+		free(ch);
+		return NULL;
+	}
+	return &ch->ch;
+}
+
+void
+rdma_destroy_event_channel(struct rdma_event_channel *channel)
+{
+	struct rxd_cm_channel *ch = chan(channel);
+	struct rxd_cm_event *e;
+
+	if (channel == NULL)
+		return;
+	while ((e = ch->head) != NULL) {
+		ch->head = e->next;
+		free(e);
+	}
+	close(ch->ch.fd);
+	free(ch);
+}
+
+struct rdma_cm_event *
+rxd_cm_event_push(struct rxd_cm_id *id, struct rxd_cm_id *listen,
+		  enum rdma_cm_event_type type, int status,
+		  const uint8_t *pdata, uint8_t pdata_len)
+{
+	struct rxd_cm_id *owner = listen != NULL ? listen : id;
+	struct rxd_cm_channel *ch = chan(owner->id.channel);
+	struct rxd_cm_event *e = calloc(1, sizeof(*e));
+
+	if (e == NULL)
+		return NULL;
+	e->ev.id = &id->id;
+	e->ev.listen_id = listen != NULL ? &listen->id : NULL;
+	e->ev.event = type;
+	e->ev.status = status;
+	if (pdata != NULL && pdata_len > 0) {
+		memcpy(e->pdata, pdata, pdata_len);
+		e->ev.param.conn.private_data = e->pdata;
+		e->ev.param.conn.private_data_len = pdata_len;
+	}
+	if (ch->tail != NULL)
+		ch->tail->next = e;
+	else
+		ch->head = e;
+	ch->tail = e;
+	if (ch->head == e)
+		fd_set_ready(ch);
+	return &e->ev;
+}
+
+static bool
+event_of(const struct rxd_cm_event *e, const struct rxd_cm_id *id)
+{
+	return e->ev.id == &id->id || e->ev.listen_id == &id->id;
+}
+
+void
+rxd_cm_event_drop(struct rxd_cm_id *id)
+{
+	struct rxd_cm_channel *ch;
+	struct rxd_cm_event **pp, *e;
+	bool had;
+
+	if (id->id.channel == NULL)
+		return;
+	ch = chan(id->id.channel);
+	had = ch->head != NULL;
+	ch->tail = NULL;
+	for (pp = &ch->head; (e = *pp) != NULL;) {
+		if (event_of(e, id)) {
+			*pp = e->next;
+			free(e);
+		} else {
+			ch->tail = e;
+			pp = &e->next;
+		}
+	}
+	if (had && ch->head == NULL)
+		fd_clear_ready(ch);
+}
+
+/* Pop the head (lock held). NULL if empty. */
+static struct rxd_cm_event *
+pop(struct rxd_cm_channel *ch)
+{
+	struct rxd_cm_event *e = ch->head;
+
+	if (e == NULL)
+		return NULL;
+	ch->head = e->next;
+	if (ch->head == NULL) {
+		ch->tail = NULL;
+		fd_clear_ready(ch);
+	}
+	rxd_cm_id(e->ev.id)->events_out++;
+	if (e->ev.listen_id != NULL)
+		rxd_cm_id(e->ev.listen_id)->events_out++;
+	return e;
+}
+
+int
+rxd_cm_event_take(struct rxd_cm_channel *ch, struct rdma_cm_event **ev)
+{
+	struct pollfd pfd = { .fd = ch->ch.fd, .events = POLLIN };
+	struct rxd_cm_event *e;
+
+	for (;;) {
+		pthread_mutex_lock(&rxd_cm.lock);
+		e = pop(ch);
+		pthread_mutex_unlock(&rxd_cm.lock);
+		if (e != NULL) {
+			*ev = &e->ev;
+			return 0;
+		}
+		if (fcntl(ch->ch.fd, F_GETFL) & O_NONBLOCK) {
+			errno = EAGAIN;
+			return -1;
+		}
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+int
+rdma_get_cm_event(struct rdma_event_channel *channel,
+		  struct rdma_cm_event **event)
+{
+	if (channel == NULL || event == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	return rxd_cm_event_take(chan(channel), event);
+}
+
+int
+rdma_ack_cm_event(struct rdma_cm_event *event)
+{
+	struct rxd_cm_id *id;
+
+	if (event == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&rxd_cm.lock);
+	id = rxd_cm_id(event->id);
+	id->events_out--;
+	pthread_cond_broadcast(&id->acked);
+	if (event->listen_id != NULL) {
+		id = rxd_cm_id(event->listen_id);
+		id->events_out--;
+		pthread_cond_broadcast(&id->acked);
+	}
+	pthread_mutex_unlock(&rxd_cm.lock);
+	free(event);  /* the event is the first member of rxd_cm_event */
+	return 0;
+}
+
+static const char *const event_names[] = {
+	[RDMA_CM_EVENT_ADDR_RESOLVED] = "RDMA_CM_EVENT_ADDR_RESOLVED",
+	[RDMA_CM_EVENT_ADDR_ERROR] = "RDMA_CM_EVENT_ADDR_ERROR",
+	[RDMA_CM_EVENT_ROUTE_RESOLVED] = "RDMA_CM_EVENT_ROUTE_RESOLVED",
+	[RDMA_CM_EVENT_ROUTE_ERROR] = "RDMA_CM_EVENT_ROUTE_ERROR",
+	[RDMA_CM_EVENT_CONNECT_REQUEST] = "RDMA_CM_EVENT_CONNECT_REQUEST",
+	[RDMA_CM_EVENT_CONNECT_RESPONSE] = "RDMA_CM_EVENT_CONNECT_RESPONSE",
+	[RDMA_CM_EVENT_CONNECT_ERROR] = "RDMA_CM_EVENT_CONNECT_ERROR",
+	[RDMA_CM_EVENT_UNREACHABLE] = "RDMA_CM_EVENT_UNREACHABLE",
+	[RDMA_CM_EVENT_REJECTED] = "RDMA_CM_EVENT_REJECTED",
+	[RDMA_CM_EVENT_ESTABLISHED] = "RDMA_CM_EVENT_ESTABLISHED",
+	[RDMA_CM_EVENT_DISCONNECTED] = "RDMA_CM_EVENT_DISCONNECTED",
+	[RDMA_CM_EVENT_DEVICE_REMOVAL] = "RDMA_CM_EVENT_DEVICE_REMOVAL",
+	[RDMA_CM_EVENT_MULTICAST_JOIN] = "RDMA_CM_EVENT_MULTICAST_JOIN",
+	[RDMA_CM_EVENT_MULTICAST_ERROR] = "RDMA_CM_EVENT_MULTICAST_ERROR",
+	[RDMA_CM_EVENT_ADDR_CHANGE] = "RDMA_CM_EVENT_ADDR_CHANGE",
+	[RDMA_CM_EVENT_TIMEWAIT_EXIT] = "RDMA_CM_EVENT_TIMEWAIT_EXIT",
+};
+
+const char *
+rdma_event_str(enum rdma_cm_event_type event)
+{
+	if ((unsigned int)event < sizeof(event_names) / sizeof(event_names[0]))
+		return event_names[event];
+	return "UNKNOWN EVENT";
+}

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# The seeds' rdma_cm flow (cm-flow, an rxd program with librxd linked
+# statically) between two processes over net_memif:
+#  - three connections one after the other, messages checked;
+#  - the same with 30% of the frames each side receives dropped by the
+#    fault injector: CM MADs are resent (RXD_CM_TIMEOUT_MS shortens the
+#    wait from Linux's 4.6 s) and the connections still come up;
+#  - a connect to a port nobody listens on: RDMA_CM_EVENT_REJECTED with
+#    status 8 (invalid service ID), as Linux answers;
+#  - a connect to an address nobody has: RDMA_CM_EVENT_ADDR_ERROR.
+# Usage: cm-flow.sh CM_FLOW_BINARY
+set -u
+flow=$1
+dir=$(mktemp -d /tmp/rxd-cm-flow.XXXXXX)
+fail=0
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+export RXD_LINK_WAIT_MS=50000
+
+eal() { # role prefix
+	echo "-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdcf$2$$" \
+		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
+		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
+}
+
+# run NAME "RXD OPTS" "SERVER ARGS" "CLIENT ARGS" CHECK
+run() {
+	local name=$1 opts=$2 sargs=$3 cargs=$4 check=$5 s c
+	rm -f "$dir/m.sock"
+	# shellcheck disable=SC2046,SC2086
+	timeout 60 "$flow" $(eal server s) -- --ip 10.0.0.1/24 $opts \
+		server 10.0.0.1 $sargs >"$dir/$name.s" 2>&1 &
+	s=$!
+	for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+	# shellcheck disable=SC2046,SC2086
+	timeout 60 "$flow" $(eal client c) -- --ip 10.0.0.2/24 $opts \
+		client $cargs >"$dir/$name.c" 2>&1
+	c=$?
+	if [ "$check" = both ]; then
+		wait $s
+		s=$?
+	else
+		kill $s 2>/dev/null
+		wait $s 2>/dev/null
+		s=0
+	fi
+	if [ $s = 0 ] && [ $c = 0 ]; then
+		echo "PASS: $name"
+		tail -n 2 "$dir/$name.c" | sed 's/^/    /'
+	else
+		echo "FAIL: $name (server exit $s, client exit $c)"
+		tail -n 6 "$dir/$name.s" "$dir/$name.c" | sed 's/^/    | /'
+		fail=1
+	fi
+}
+
+run three "" "7471 3" "10.0.0.1 7471 3" both
+RXD_CM_TIMEOUT_MS=200 run mad-loss \
+	"--set port0.fault.rx.drop=30% --set port0.fault_seed=$$" \
+	"7471 3" "10.0.0.1 7471 3" both
+run no-listener "" "7471 1" "10.0.0.1 7472 1 expect-reject" client
+run no-address "" "7471 1" "10.0.0.9 7471 1 expect-addr-error" client
+exit $fail

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# cm-interop.sh - rdma_cm between rxd and Linux Soft-RoCE: Debian's
+# unmodified rping with data verification (-V) and ucmatose, rxd on the
+# host side of the lab's bridge (compat librdmacm.so.1 + libibverbs.so.1,
+# net_af_packet on rxdh0, 10.88.0.1) and rdma_rxe with the kernel's
+# rdma_cm in the guest (10.88.0.11), in both roles.  The CM MADs travel on
+# QP1 like the data: no TCP side channel.  rxd captures every frame; when
+# ../shared/tools/roce-check exists each capture must pass it.
+#
+# Usage: cm-interop.sh BUILD_DIR     (root; exit 0 ok, 1 failed, 77 skipped)
+set -uo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+build=$(cd "${1:?usage: cm-interop.sh BUILD_DIR}" && pwd)
+H=$RXD_INTEROP_HERE
+out=${RXD_INTEROP_OUT:-$build/interop}
+checker=${RXD_ROCE_CHECK:-$H/../../../shared/tools/roce-check/roce-check}
+failed=0
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespace, QEMU)"
+[ -e "$build/compat/librdmacm.so.1" ] || skip "no $build/compat/librdmacm.so.1"
+command -v rping >/dev/null || skip "rdmacm-utils not installed"
+
+rxi_guest_up
+
+# pair NAME SERVER_SIDE "SERVER ARGS" "CLIENT ARGS" CHECK: the server
+# listens on its own address (@S@ in the args); CHECK is a pattern the
+# client's output must hold.
+pair() {
+	local name=$1 side=$2 sargs=$3 cargs=$4 check=$5 job rc grc ip clog
+	if [ "$side" = guest ]; then
+		ip=$RXD_INTEROP_GUEST_IP
+		job=$("$H/guest-exec.sh" -b "${sargs//@S@/$ip}")
+		sleep 3
+		rxi_rxd_run "$name" ${cargs//@S@/$ip} >"$out/$name.rxd.log" 2>&1
+		rc=$?
+		"$H/guest-exec.sh" -t 60 -w "$job" >"$out/$name.guest.log" 2>&1
+		grc=$?
+		clog=$out/$name.rxd.log
+	else
+		ip=$RXD_INTEROP_RXD_IP
+		rxi_rxd_run "$name" ${sargs//@S@/$ip} >"$out/$name.rxd.log" 2>&1 &
+		sleep 3
+		"$H/guest-exec.sh" -t 60 "${cargs//@S@/$ip}" \
+			>"$out/$name.guest.log" 2>&1
+		grc=$?
+		wait $!
+		rc=$?
+		clog=$out/$name.guest.log
+	fi
+	if [ $rc -eq 0 ] && [ $grc -eq 0 ] && grep -Eq "$check" "$clog"; then
+		echo "PASS: $name ($side serves): both ends complete"
+		rxi_check_capture "$out/$name.pcapng"
+	else
+		echo "FAIL: $name ($side serves): rxd exit $rc, guest exit $grc"
+		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15
+		sed 's/^/    guest | /' "$out/$name.guest.log" | tail -15
+		failed=1
+	fi
+}
+
+for side in guest rxd; do
+	pair "rping-$side" $side "rping -s -a @S@ -V -C 10 -S 100" \
+		"rping -c -a @S@ -V -C 10 -S 100 -v" "ping data: rdma-ping-9"
+	pair "ucmatose-$side" $side "ucmatose -b @S@ -c 2 -C 10" \
+		"ucmatose -s @S@ -c 2 -C 10" "test complete"
+done
+[ -x "$checker" ] || echo "SKIP: roce-check not found ($checker); captures not checked"
+echo "logs and captures: $out"
+exit $failed
