@@ -8,6 +8,7 @@
 #ifndef RXD_CM_PRIV_H
 #define RXD_CM_PRIV_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -275,5 +276,15 @@ int rxd_cm_addr_resolve(struct rxd_cm_id *c, const struct sockaddr *dst,
 uint16_t rxd_cm_addr_port(const struct sockaddr *sa);
 /** A free ephemeral port. */
 uint16_t rxd_cm_addr_ephemeral(void);
+
+/** The librdmacm convention: 0, or -1 with errno set to rc. */
+static inline int
+rxd_cm_result(int rc)
+{
+	if (rc == 0)
+		return 0;
+	errno = rc;
+	return -1;
+}
 
 #endif /* RXD_CM_PRIV_H */

@@ -278,11 +278,7 @@ rdma_init_qp_attr(struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr,
 	pthread_mutex_lock(&rxd_cm.lock);
 	rc = rxd_cm_qp_attr(c, qp_attr->qp_state, qp_attr, qp_attr_mask);
 	pthread_mutex_unlock(&rxd_cm.lock);
-	if (rc != 0) {
-		errno = rc;
-		return -1;
-	}
-	return 0;
+	return rxd_cm_result(rc);
 }
 
 int

@@ -177,11 +177,7 @@ rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	pthread_mutex_lock(&rxd_cm.lock);
 	rc = bind_locked(rxd_cm_id(id), addr);
 	pthread_mutex_unlock(&rxd_cm.lock);
-	if (rc != 0) {
-		errno = rc;
-		return -1;
-	}
-	return 0;
+	return rxd_cm_result(rc);
 }
 
 static void
@@ -309,11 +305,7 @@ rdma_listen(struct rdma_cm_id *id, int backlog)
 	if (rc == 0)
 		c->state = RXD_CMS_LISTEN;
 	pthread_mutex_unlock(&rxd_cm.lock);
-	if (rc != 0) {
-		errno = rc;
-		return -1;
-	}
-	return 0;
+	return rxd_cm_result(rc);
 }
 
 int

@@ -26,11 +26,7 @@ locked(struct rdma_cm_id *id, int (*fn)(struct rxd_cm_id *c, const void *a),
 	pthread_mutex_lock(&rxd_cm.lock);
 	rc = fn(rxd_cm_id(id), arg);
 	pthread_mutex_unlock(&rxd_cm.lock);
-	if (rc != 0) {
-		errno = rc;
-		return -1;
-	}
-	return 0;
+	return rxd_cm_result(rc);
 }
 
 static int
