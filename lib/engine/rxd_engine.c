@@ -99,9 +99,10 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 /*
  * New frames are captured and faulted, then queue behind the held ones;
  * the PMD takes what it has room for, in order.  Only frames that find
- * the held queue full are dropped (tx_full).
+ * the held queue full are dropped (tx_full).  @return how many frames the
+ * PMD took.
  */
-static void
+static uint16_t
 tx_flush(struct rxd_engine_port *ep)
 {
 	struct rte_mbuf *out[2 * RXD_TX_BURST + 1];
@@ -114,10 +115,11 @@ tx_flush(struct rxd_engine_port *ep)
 	ep->n_held = (uint16_t)(ep->n_held + keep);
 	rxd_port_tx_drop(ep->port, out + keep, (uint16_t)(n - keep));
 	if (ep->n_held == 0)
-		return;
+		return 0;
 	sent = rxd_port_tx_burst(ep->port, ep->txq, ep->held, ep->n_held);
 	ep->n_held = (uint16_t)(ep->n_held - sent);
 	memmove(ep->held, ep->held + sent, ep->n_held * sizeof(ep->held[0]));
+	return sent;
 }
 
 void
@@ -296,10 +298,10 @@ rxd_engine_poll(struct rxd_engine *e)
 		e->next_tick = now + e->tick_tsc;
 		tick(e, now);
 	}
-	for (i = 0; i < e->n_ports; i++) {
-		tx_flush(&e->ports[i]);
-		work += e->ports[i].n_held != 0;   /* no back-off while held */
-	}
+	/* Frames the PMD takes are work; frames it keeps refusing (the
+	 * link is down, the peer is gone) are not: the engine backs off. */
+	for (i = 0; i < e->n_ports; i++)
+		work += tx_flush(&e->ports[i]);
 	e->stats.loops++;
 	if (work)
 		e->stats.busy_loops++;

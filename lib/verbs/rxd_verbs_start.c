@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -81,14 +82,15 @@ wait_for_links(void)
 {
 	const char *env = getenv("RXD_LINK_WAIT_MS");
 	long ms = env != NULL ? strtol(env, NULL, 10) : LINK_WAIT_MS_DEFAULT;
+	uint64_t end = rte_get_timer_cycles() +
+		(uint64_t)(ms > 0 ? ms : 0) * rte_get_timer_hz() / 1000;
 	struct rxd_port_info info;
 	unsigned int i, up;
-	long waited;
 
-	for (waited = 0; waited <= ms; waited++) {
+	for (;;) {
 		for (i = 0, up = 0; i < rxd_port_count(); i++)
 			up += rxd_port_info(i, &info) == 0 && info.link_up;
-		if (up == rxd_port_count())
+		if (up == rxd_port_count() || rte_get_timer_cycles() >= end)
 			return;
 		if (rxd_poll() == 0)
 			usleep(1000);
