@@ -39,6 +39,7 @@ rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 	memset(e, 0, sizeof(*e));
 	e->id = id;
 	e->lcore = lcore;
+	rte_spinlock_recursive_init(&e->inline_lock);
 	e->idle = conf->idle;
 	e->idle_spins = conf->idle_spins;
 	e->idle_sleep_max_us = conf->idle_sleep_max_us;
@@ -351,14 +352,39 @@ rxd_engine_stop(struct rxd_engine *e)
 	__atomic_store_n(&e->stop, true, __ATOMIC_RELEASE);
 }
 
+unsigned int
+rxd_engine_poll_inline(struct rxd_engine *e)
+{
+	unsigned int work;
+
+	if (!rte_spinlock_recursive_trylock(&e->inline_lock))
+		return 0;
+	work = rxd_engine_poll(e);
+	rte_spinlock_recursive_unlock(&e->inline_lock);
+	return work;
+}
+
+/* A command for an engine no lcore runs: run it here, between passes. */
+static int
+call_inline(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
+{
+	int rc;
+
+	rte_spinlock_recursive_lock(&e->inline_lock);
+	rc = fn(e, arg);
+	rte_spinlock_recursive_unlock(&e->inline_lock);
+	return rc;
+}
+
 int
 rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
 {
 	struct engine_cmd cmd = { .fn = fn, .arg = arg };
 	unsigned int spins = 0;
 
-	if (rte_lcore_id() == e->lcore ||
-	    !__atomic_load_n(&e->running, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&e->running, __ATOMIC_ACQUIRE))
+		return call_inline(e, fn, arg);
+	if (rte_lcore_id() == e->lcore)   /* from the engine's own pass */
 		return fn(e, arg);
 	while (rte_ring_mp_enqueue(e->ctrl, &cmd) != 0)
 		sched_yield();

@@ -16,6 +16,8 @@
 #include <rte_ring.h>
 
 #include "rxd_config.h"
+#include <rte_spinlock.h>
+
 #include "rxd_net.h"
 #include "rxd_port.h"
 #include "rxd_qp_core.h"
@@ -79,6 +81,9 @@ struct rxd_engine {
 	uint64_t tick_tsc;
 	volatile bool stop;
 	volatile bool running;
+	/** Held by the thread running a pass or a command of an engine that
+	 *  has no lcore running it (inline progress, or before launch). */
+	rte_spinlock_recursive_t inline_lock;
 	struct rxd_engine_stats stats;
 };
 
@@ -96,6 +101,13 @@ int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 
 /** One pass of the loop; returns the amount of work done (0 = idle). */
 unsigned int rxd_engine_poll(struct rxd_engine *e);
+
+/**
+ * One pass of an engine that no lcore runs, by whichever thread calls,
+ * under the engine's inline lock.  @return the work done; 0 also when
+ * another thread is running the engine right now.
+ */
+unsigned int rxd_engine_poll_inline(struct rxd_engine *e);
 
 /** lcore entry point: loop until rxd_engine_stop(). */
 int rxd_engine_main(void *arg);

@@ -224,6 +224,11 @@ rxd_start_conf(const struct rxd_conf *conf)
 		return -1;
 	}
 	launch();
+	if (rxd_inline_start() != 0) {
+		rxd_stop();
+		return rxd_stack_fail(errno, "cannot start the inline "
+				      "progress thread");
+	}
 	rte_log(RTE_LOG_INFO, rxd_logtype_stack,
 		"rxd: %u port(s), %u engine(s)\n", rxd_stk.n_ports, rxd_stk.n_engines);
 	return 0;
@@ -245,6 +250,7 @@ rxd_stop(void)
 {
 	unsigned int i;
 
+	rxd_inline_stop();
 	for (i = 0; i < rxd_stk.n_engines; i++) {
 		if (!rxd_stk.launched[i])
 			continue;
@@ -298,34 +304,12 @@ rxd_stack_port_event(unsigned int port, bool up)
 		fn(port, up);
 }
 
-bool
-rxd_inline_progress(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < rxd_stk.n_engines; i++)
-		if (!rxd_stk.launched[i])
-			return true;
-	return false;
-}
-
 int
 rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg)
 {
 	struct rxd_engine *e = rxd_stack_engine_of(port);
 
 	return e == NULL ? -ENODEV : rxd_engine_call(e, fn, arg);
-}
-
-unsigned int
-rxd_poll(void)
-{
-	unsigned int i, work = 0;
-
-	for (i = 0; i < rxd_stk.n_engines; i++)
-		if (!rxd_stk.launched[i])
-			work += rxd_engine_poll(&rxd_stk.engines[i]);
-	return work;
 }
 
 struct rxd_engine *

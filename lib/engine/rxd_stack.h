@@ -33,6 +33,15 @@ struct rxd_engine *rxd_stack_engine_of(unsigned int port);
 /** Let time pass while waiting: run inline engines, or sleep 100 us. */
 void rxd_stack_wait(void);
 
+/**
+ * Start the thread that runs engines no lcore runs while the program does
+ * not (rxd_inline.c); nothing to do without such engines.  0 or -1.
+ */
+int rxd_inline_start(void);
+
+/** Stop and join it (before the engines go away). */
+void rxd_inline_stop(void);
+
 /** TSC value ms milliseconds from now. */
 uint64_t rxd_stack_deadline(unsigned int ms);
 

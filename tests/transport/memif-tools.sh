@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 #
 # Two rxd processes over net_memif, like two hosts, running Debian's
-# unmodified ibv_rc_pingpong (plain, -e completion events, -N the ibv_wr_*
-# API, -t extended CQ with timestamps), ibv_ud/uc/srq_pingpong with data
-# checks, and perftest (write/read/send/atomic)
-# through build/compat/libibverbs.so.1.  Each pair must complete on both
-# sides.  Usage: memif-tools.sh BUILD_DIR
+# unmodified tools through build/compat/libibverbs.so.1: ibv_rc_pingpong
+# (plain, -e completion events, -N the ibv_wr_* API, -t extended CQ with
+# timestamps), ibv_ud/uc/srq_pingpong with data checks, and perftest
+# (write/read/send/atomic), each side with an engine lcore; then three
+# pairs with one lcore a side (inline engines).  Each pair must complete
+# on both sides.  Usage: memif-tools.sh BUILD_DIR
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,8 +22,13 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 # to start the client: wait for the link as long as the tools may run.
 export RXD_LINK_WAIT_MS=50000
 
+# Each side has an engine lcore (-l 0-1) unless LCORES_S/LCORES_C say
+# otherwise: with one lcore the engine runs inline, in the program's verbs
+# calls and, while the program waits elsewhere, in rxd's watcher thread.
 eal() { # role prefix
-	echo "-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdt$2$$" \
+	local l=${LCORES_S:-0-1}
+	[ "$1" = client ] && l=${LCORES_C:-0-1}
+	echo "-l $l --no-pci --no-huge -m 512 --file-prefix rxdt$2$$" \
 		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
 }
@@ -50,10 +56,12 @@ pair() {
 	wait $s
 	s=$?
 	if [ $s = 0 ] && [ $c = 0 ]; then
-		echo "PASS: $tool $args (client started $try time(s))"
+		echo "PASS: $tool $args${LCORES_S:+, lcores $LCORES_S/$LCORES_C}" \
+			"(client started $try time(s))"
 		grep -E "iters in|^ *[0-9]+ +[0-9]+ +[0-9.]+" "$dir/$name.c" | tail -1 | sed 's/^/    /'
 	else
-		echo "FAIL: $tool $args (server exit $s, client exit $c)"
+		echo "FAIL: $tool $args${LCORES_S:+, lcores $LCORES_S/$LCORES_C}" \
+			"(server exit $s, client exit $c)"
 		tail -n 5 "$dir/$name.s" "$dir/$name.c" | sed 's/^/    | /'
 		fail=1
 	fi
@@ -74,4 +82,9 @@ pair atomic-bw ib_atomic_bw "-n 200"
 pair send-lat ib_send_lat "-s 8 -n 200"
 pair write-lat ib_write_lat "-s 8 -n 200"
 pair read-lat ib_read_lat "-s 8 -n 200"
+# One lcore a side (inline engines): perftest's write_bw server never
+# polls, it waits in a TCP read while the client writes.
+LCORES_S=0 LCORES_C=1 pair write-bw-inline ib_write_bw "-s 65536 -n 2000"
+LCORES_S=0 LCORES_C=1 pair send-lat-inline ib_send_lat "-s 8 -n 1000"
+LCORES_S=0 LCORES_C=1 pair pp-inline ibv_rc_pingpong "-n 200 -s 4096"
 exit $fail
