@@ -56,9 +56,11 @@ rxd_poll(void)
 }
 
 /*
- * While the program drives the engines, check every WATCH_SLEEP_MIN_US.
- * Otherwise be their loop: run passes, spin through WATCH_SPINS empty
- * ones (traffic comes in bursts), then sleep, doubling up to the maximum.
+ * While the program drives the engines, look again after a sleep that
+ * doubles up to WATCH_SLEEP_MAX_US (each wake-up takes the program's core
+ * for a moment).  Otherwise be their loop: run passes, spin through
+ * WATCH_SPINS empty ones (traffic comes in bursts), then sleep, doubling
+ * from WATCH_SLEEP_MIN_US up to the maximum.
  */
 static void *
 watch(void *arg)
@@ -71,8 +73,8 @@ watch(void *arg)
 		if (rte_rdtsc() - __atomic_load_n(&app_polled,
 						  __ATOMIC_RELAXED) < quiet) {
 			empty = 0;
-			sleep_us = WATCH_SLEEP_MIN_US;
 			usleep(sleep_us);
+			sleep_us = RTE_MIN(sleep_us * 2, WATCH_SLEEP_MAX_US);
 			continue;
 		}
 		if (run_inline() != 0) {
