@@ -2,6 +2,7 @@
 # Thin wrapper over meson, in the style of DPDK-world projects:
 #   make demo   install what is missing, build, run the main demo
 #   make test   install what is missing, build, run the whole test suite
+#   make bench  the benchmarks of doc/performance.md (about 2 minutes)
 # SANITIZE=address,undefined builds into build-asan and runs the suite there.
 
 BUILD ?= build
@@ -32,6 +33,9 @@ test: build
 
 demo: build
 	./apps/demo/run-demo.sh $(BUILD)
+
+bench: build
+	./tests/bench/run-bench.sh $(BUILD)
 
 fuzz: deps
 	./tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)

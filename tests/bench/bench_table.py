@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""bench_table.py DIR ROUNDS HAVE_PERFTEST: the table of run-bench.sh.
+
+Reads the raw outputs run-bench.sh left in DIR (NAME.ROUND.s/.c) and
+prints, in Markdown, rxd's figures next to the machine's limits measured
+in the same rounds: each cell is the median over the rounds with the
+range in brackets; a ratio is the ratio of the medians.  A figure missing
+from every round prints as "-" and makes the exit status 1.
+"""
+import json
+import re
+import statistics
+import sys
+
+MTU = 1024                    # rxd's path MTU over memif (active MTU)
+MIB = 1 << 20
+
+missing = []
+
+
+def read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def kv(text, key):
+    """The first KEY=VALUE of a memif-raw or memcpy-bench line."""
+    m = re.search(r"\b%s=(-?[0-9.]+)" % re.escape(key), text)
+    return float(m.group(1)) if m else None
+
+
+def json_value(text, key):
+    """KEY of the last JSON row rxd-perf printed."""
+    rows = [l for l in text.splitlines() if l.startswith("{")]
+    return json.loads(rows[-1]).get(key) if rows else None
+
+
+def perftest_column(text, size, col):
+    """Column COL of perftest's result row for SIZE."""
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) > col and f[0] == str(size):
+            try:
+                return float(f[col])
+            except ValueError:
+                continue
+    return None
+
+
+class Figure:
+    """One measure over the rounds: median and range."""
+
+    def __init__(self, name, values, scale=1.0):
+        vals = [v * scale for v in values if v is not None]
+        self.med = statistics.median(vals) if vals else None
+        self.lo = min(vals) if vals else None
+        self.hi = max(vals) if vals else None
+        if not vals:
+            missing.append(name)
+
+    def show(self, unit, digits=2):
+        if self.med is None:
+            return "-"
+        return (f"{self.med:.{digits}f}{unit} "
+                f"[{self.lo:.{digits}f}-{self.hi:.{digits}f}]")
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "-"
+    return f"{a / b:.2f}"
+
+
+def main():
+    d, rounds = sys.argv[1], int(sys.argv[2])
+    have_perftest = sys.argv[3] == "true"
+    rs = range(1, rounds + 1)
+
+    def per_round(name, side, get, scale=1.0):
+        return Figure(name, [get(read(f"{d}/{name}.{r}.{side}")) for r in rs],
+                      scale)
+
+    gbit = MIB * 8 / 1e9       # MB/s (2^20 B/s) to Gbit/s
+    raw_fps = per_round("raw-rate", "s", lambda t: kv(t, "fps"), 1e-6)
+    ceiling = per_round("raw-rate", "s", lambda t: kv(t, "fps"),
+                        MTU * 8 / 1e9)
+    half_rtt = per_round("raw-rtt", "c", lambda t: kv(t, "median_us"), 0.5)
+    mc64k = Figure("memcpy 64 KiB", [kv(read(f"{d}/memcpy.{r}").split(
+        "\n")[0], "gbytes_per_s") for r in rs])
+    mc4m = Figure("memcpy 4 MiB", [kv(read(f"{d}/memcpy.{r}").split(
+        "\n")[-2] if read(f"{d}/memcpy.{r}") else "", "gbytes_per_s")
+        for r in rs])
+    bw = {t: per_round(t, "c", lambda x: json_value(x, "bw_average"), gbit)
+          for t in ("write_bw", "read_bw", "send_bw")}
+    copy = per_round("write_bw", "c", lambda x: json_value(x, "bw_average"),
+                     MIB / 1e9)
+    rate = per_round("msg_rate", "c", lambda x: json_value(x, "msg_rate_mpps"))
+    lat = {t: per_round(t, "c", lambda x: json_value(x, "t_typical_usec"))
+           for t in ("send_lat", "write_lat")}
+    mem = read(f"{d}/mem")
+    qp_bytes = re.search(r"^\s*total\s+(\d+)", mem, re.M)
+    wqe = re.search(r"per send WQE: .*= (\d+)", mem)
+
+    w = bw["write_bw"]
+    print(f"Medians of {rounds} rounds [range]; ratios of the medians.\n")
+    print("| target | rxd | machine, same rounds | ratio | goal |")
+    print("|---|---|---|---|---|")
+    print(f"| 1. RDMA WRITE 64 KiB | {w.show(' Gbit/s')} | memif, 1082 B "
+          f"frames: {raw_fps.show(' Mfps')} = {ceiling.show(' Gbit/s')} of "
+          f"payload | {ratio(w.med, ceiling.med)} | >= 0.70 |")
+    print(f"| 1. RDMA READ 64 KiB | {bw['read_bw'].show(' Gbit/s')} | "
+          f"rxd's WRITE | {ratio(bw['read_bw'].med, w.med)} | >= 0.80 |")
+    print(f"| 1. SEND 64 KiB | {bw['send_bw'].show(' Gbit/s')} | "
+          f"rxd's WRITE | {ratio(bw['send_bw'].med, w.med)} | >= 0.80 |")
+    print(f"| 1. WRITE payload, GB/s | {copy.show(' GB/s')} | one core's "
+          f"memcpy: 64 KiB {mc64k.show(' GB/s')}, 4 MiB "
+          f"{mc4m.show(' GB/s')} | {ratio(copy.med, mc4m.med)} | - |")
+    for t, name in (("send_lat", "SEND"), ("write_lat", "WRITE")):
+        print(f"| 2. {name} latency 8 B, typical | {lat[t].show(' us')} | "
+              f"memif 64 B round trip / 2: {half_rtt.show(' us')} | "
+              f"{ratio(lat[t].med, half_rtt.med)} | <= 5 us |")
+    print(f"| 3. RDMA WRITE 64 B message rate | {rate.show(' M/s', 3)} | "
+          f"memif 1082 B frames: {raw_fps.show(' Mfps')} | "
+          f"{ratio(rate.med, raw_fps.med)} | >= 2 M/s |")
+    print("| 4. scaling, 2 engines | not measured | one engine serves a "
+          "port (no sharding yet) | - | scales |")
+    print(f"| 5. memory per QP, default depths | "
+          f"{qp_bytes.group(1) + ' B' if qp_bytes else '-'}; "
+          f"{wqe.group(1) + ' B' if wqe else '-'} per send WQE | - | - | "
+          "reported |")
+    if not qp_bytes:
+        missing.append("show mem")
+    if have_perftest:
+        pw = per_round("ib_write_bw", "c",
+                       lambda t: perftest_column(t, 65536, 3), gbit)
+        pl = per_round("ib_send_lat", "c",
+                       lambda t: perftest_column(t, 8, 4))
+        print()
+        print("| Debian's perftest on rxd, same rounds | perftest | rxd-perf |")
+        print("|---|---|---|")
+        print(f"| write_bw -s 65536, BW average | {pw.show(' Gbit/s')} | "
+              f"{w.show(' Gbit/s')} |")
+        print(f"| send_lat -s 8, t_typical | {pl.show(' us')} | "
+              f"{lat['send_lat'].show(' us')} |")
+    if missing:
+        print(f"\nmissing: {', '.join(missing)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# run-bench.sh BUILD_DIR: one run of every figure doc/performance.md
+# compares, on this machine, then a table of rxd's figures next to the
+# machine's own limits and their ratio.  A benchmark, never a test: it
+# asserts nothing about speed and exits non-zero only when a run fails.
+#
+#   limits  rxd-memif-raw: frames/s of 1082-byte frames (rxd's data frame
+#           at path MTU 1024) between two processes, and the round trip of
+#           a 64-byte frame; memcpy-bench: one core's memcpy at 64 KiB and
+#           4 MiB
+#   rxd     rxd-perf server and client over memif, one lcore each (the
+#           engine runs inline in the application's thread): write_bw,
+#           read_bw, send_bw at 64 KiB; write_bw at 64 B with post lists
+#           of 32 and one signaled WR in 32 (message rate); send_lat and
+#           write_lat at 8 B; Debian's unmodified ib_write_bw and
+#           ib_send_lat on rxd (through build/compat) when perftest is
+#           installed; rxd-testpmd's "show mem"
+#
+# The machine is shared and single runs swing several times over, so the
+# measurements run in rounds, each round every measurement once, limits
+# and rxd interleaved; the table shows medians over the rounds and their
+# range.
+#
+#   BENCH_ROUNDS   rounds (default 3)
+#   BENCH_SECONDS  length of each timed run (default 3)
+#   BENCH_OUT      directory for the raw outputs (default: a temporary one,
+#                  removed at the end)
+# The whole run takes about 3 minutes with the defaults.
+set -u
+build=${1:-build}
+secs=${BENCH_SECONDS:-3}
+rounds=${BENCH_ROUNDS:-3}
+raw=$build/apps/rxd-memif-raw/rxd-memif-raw
+perf=$build/apps/rxd-perf/rxd-perf
+testpmd=$build/apps/rxd-testpmd/rxd-testpmd
+memcpy=$build/tests/bench/memcpy-bench
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${BENCH_OUT:-}" ]; then
+	dir=$BENCH_OUT
+	mkdir -p "$dir" || exit 2
+else
+	dir=$(mktemp -d /tmp/rxd-bench.XXXXXX)
+	trap 'rm -rf "$dir"' EXIT
+fi
+trap 'kill $(jobs -p) 2>/dev/null' INT TERM
+sock=$dir/m.sock
+tcp=$((20000 + $$ % 20000))
+failed=""
+export RXD_LINK_WAIT_MS=30000
+
+for p in "$raw" "$perf" "$testpmd" "$memcpy"; do
+	[ -x "$p" ] || { echo "run-bench: $p not built (make build)" >&2; exit 2; }
+done
+
+# EAL of one side: lcore, memif role, file prefix
+eal() {
+	echo "-l $1 --no-pci --no-huge -m 512 --file-prefix rxdb$3$$" \
+		"--vdev=net_memif0,role=$2,id=0,socket=$sock,socket-abstract=no,bsize=2048" \
+		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
+}
+
+# pair NAME SERVER-CMD... +++ CLIENT-CMD...: output in NAME.s and NAME.c
+pair() {
+	local name=$1 s=() sp src crc
+	shift
+	while [ "$1" != +++ ]; do s+=("$1"); shift; done
+	shift
+	rm -f "$sock"
+	timeout 120 "${s[@]}" >"$dir/$name.s" 2>&1 &
+	sp=$!
+	for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+	timeout 120 "$@" >"$dir/$name.c" 2>&1
+	crc=$?
+	wait $sp
+	src=$?
+	if [ $src != 0 ] || [ $crc != 0 ]; then
+		failed="$failed $name"
+		echo "run-bench: $name failed (server $src, client $crc)" >&2
+		tail -n 4 "$dir/$name.s" "$dir/$name.c" >&2
+	fi
+}
+
+# key FILE KEY: the first value of KEY=V or "KEY": V in FILE
+key() {
+	grep -o -m 1 -E "(\"$2\": |$2=)[-0-9.]+" "$1" 2>/dev/null |
+		sed -E 's/.*[=:] ?//'
+}
+
+echo "run-bench: $(nproc) cores, $(uname -r), $rounds rounds of $secs s runs," \
+	"outputs in $dir" >&2
+
+# rxd_perf NAME TEST FLAGS...: rxd-perf, one lcore per side
+rxd_perf() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2046
+	pair "$name" "$perf" $(eal 0 server "s$name") -- --ip 10.0.0.1/24 \
+		"$@" -p $tcp --json +++ \
+		"$perf" $(eal 1 client "c$name") -- --ip 10.0.0.2/24 \
+		"$@" -p $tcp --json 127.0.0.1
+}
+
+# pt NAME TOOL FLAGS...: Debian's perftest, unmodified, on the same rxd
+have_perftest=false
+if command -v ib_write_bw >/dev/null; then
+	have_perftest=true
+	# shellcheck source=../lib/compat-env.sh
+	. "$here/../lib/compat-env.sh" "$build"
+fi
+pt() {
+	local name=$1 tool=$2
+	shift 2
+	$have_perftest || return 0
+	pair "$name" env RXD_EAL_ARGS="$(eal 0 server "s$name")" \
+		RXD_ADDR=10.0.0.1/24 "$tool" -d rxd0 -x 1 -p $tcp "$@" +++ \
+		env RXD_EAL_ARGS="$(eal 1 client "c$name")" \
+		RXD_ADDR=10.0.0.2/24 "$tool" -d rxd0 -x 1 -p $tcp "$@" 127.0.0.1
+}
+
+for r in $(seq "$rounds"); do
+	echo "run-bench: round $r of $rounds" >&2
+	# shellcheck disable=SC2046
+	pair "raw-rate.$r" "$raw" $(eal 0 server rs) -- rx -t "$secs" +++ \
+		"$raw" $(eal 1 client rc) -- tx -t "$secs" -s 1082
+	rxd_perf "write_bw.$r" write_bw -s 65536 -D "$secs"
+	rxd_perf "read_bw.$r" read_bw -s 65536 -D "$secs"
+	rxd_perf "send_bw.$r" send_bw -s 65536 -D "$secs"
+	rxd_perf "msg_rate.$r" write_bw -s 64 -l 32 -Q 32 -t 256 -D "$secs"
+	# shellcheck disable=SC2046
+	pair "raw-rtt.$r" "$raw" $(eal 0 server ps) -- fwd -t "$secs" +++ \
+		"$raw" $(eal 1 client pc) -- ping -t "$secs" -s 64
+	rxd_perf "send_lat.$r" send_lat -s 8 -n 20000
+	rxd_perf "write_lat.$r" write_lat -s 8 -n 20000
+	pt "ib_write_bw.$r" ib_write_bw -s 65536 -n 20000
+	pt "ib_send_lat.$r" ib_send_lat -s 8 -n 20000
+	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
+		failed="$failed memcpy"
+done
+
+printf 'show mem\nquit\n' >"$dir/mem.cmds"
+# shellcheck disable=SC2046
+"$testpmd" -l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdbm$$ \
+	--vdev=net_ring0 --log-level=lib.eal:error -- --ip 10.0.0.1/24 \
+	--cmdline-file "$dir/mem.cmds" >"$dir/mem" 2>&1 || failed="$failed mem"
+
+# --- the table ---
+python3 "$here/bench_table.py" "$dir" "$rounds" "$have_perftest" ||
+	failed="$failed table"
+if [ -n "$failed" ]; then
+	echo "run-bench: failed:$failed" >&2
+	exit 1
+fi
