@@ -78,8 +78,21 @@ rxi_us_after() { awk -v n="${EPOCHREALTIME/./}" -v t="$1" 'BEGIN { printf "%.0f"
 rxi_ns() { ip netns exec "$RXD_INTEROP_NETNS" "$@"; }
 rxi_ns_exists() { [ -e "/run/netns/$RXD_INTEROP_NETNS" ]; }
 
-# For the interop scripts, which set build (BUILD_DIR), out (log and capture
-# directory), checker (roce-check) and failed:
+# skip REASON: end the script as a meson SKIP (77).
+skip() { echo "SKIP: $*"; exit 77; }
+
+# rxi_script_init BUILD_DIR: what every interop script that runs tools on
+# rxd sets: build (BUILD_DIR, absolute), out (log and capture directory),
+# checker (roce-check, used when it exists) and failed; SKIP unless root.
+rxi_script_init() {
+	build=$(cd "$1" && pwd)
+	out=${RXD_INTEROP_OUT:-$build/interop}
+	checker=${RXD_ROCE_CHECK:-$RXD_INTEROP_HERE/../../../shared/tools/roce-check/roce-check}
+	failed=0
+	[ "$(id -u)" -eq 0 ] || skip "needs root (network namespace, QEMU)"
+}
+
+# For the scripts, after rxi_script_init:
 # rxi_rxd_run NAME TOOL ARGS...: the unmodified tool on rxd (compat
 # libraries, net_af_packet on the lab's host interface), capturing every
 # frame to $out/NAME.pcapng.

@@ -14,16 +14,10 @@ set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-build=$(cd "${1:?usage: rc-interop.sh BUILD_DIR}" && pwd)
+rxi_script_init "${1:?usage: rc-interop.sh BUILD_DIR}"
 H=$RXD_INTEROP_HERE
-out=${RXD_INTEROP_OUT:-$build/interop}
 kif=rxdk0
 kip=10.88.0.254
-checker=${RXD_ROCE_CHECK:-$H/../../../shared/tools/roce-check/roce-check}
-failed=0
-
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespace, QEMU)"
 [ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
 command -v ib_write_bw >/dev/null || skip "perftest not installed"
 
