@@ -106,4 +106,15 @@ int rxd_verbs_query_device_ex(struct ibv_context *context,
 /** Install the verbs_context operations (rxd_verbs_ops.c). */
 void rxd_verbs_set_ops(struct rxd_context *ctx);
 
+/**
+ * An SP/SC ring of entries (at least 1) elements of esize bytes, for a
+ * work queue or a CQ, in rte_malloc memory (rxd_verbs_ring.c); kind names
+ * it ("sq", "rq", "srq", "cq").  NULL when memory is short.
+ */
+struct rte_ring *rxd_verbs_ring(const char *kind, uint32_t entries,
+				size_t esize);
+
+/** Free a ring of rxd_verbs_ring() (NULL is fine). */
+void rxd_verbs_ring_free(struct rte_ring *r);
+
 #endif /* RXD_VERBS_H */

@@ -21,7 +21,6 @@
 #define CQ_POLL_BURST 32
 #define CQ_YIELD_EVERY 64
 
-static uint32_t cq_serial;
 
 struct ibv_comp_channel *
 ibv_create_comp_channel(struct ibv_context *context)
@@ -124,19 +123,6 @@ ibv_ack_cq_events(struct ibv_cq *ibcq, unsigned int nevents)
 	pthread_mutex_unlock(&ibcq->mutex);
 }
 
-static struct rte_ring *
-cq_ring(struct rxd_context *ctx, uint32_t entries)
-{
-	char name[RTE_RING_NAMESIZE];
-
-	snprintf(name, sizeof(name), "rxd_cq%u",
-		 __atomic_fetch_add(&cq_serial, 1, __ATOMIC_RELAXED));
-	(void)ctx;
-	return rte_ring_create_elem(name, sizeof(struct rxd_cqe), entries,
-		(int)rte_socket_id(),
-		RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-}
-
 static const uint64_t cq_wc_flags_known = IBV_WC_EX_WITH_BYTE_LEN |
 	IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |
 	IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |
@@ -176,7 +162,8 @@ rxd_verbs_create_cq_ex(struct ibv_context *context,
 		errno = rc ? rc : ENOMEM;
 		return NULL;
 	}
-	cq->core.ring = cq_ring(ctx, attr->cqe);
+	cq->core.ring = rxd_verbs_ring("cq", attr->cqe,
+				       sizeof(struct rxd_cqe));
 	if (cq->core.ring == NULL) {
 		free(cq);
 		errno = rte_errno == ENOSPC ? ENOMEM : rte_errno;
@@ -248,13 +235,13 @@ ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 
 	if (cqe <= 0 || (uint32_t)cqe > rxd_verbs.conf.cq_depth)
 		return EINVAL;
-	r.ring = cq_ring(cq->ctx, (uint32_t)cqe);
+	r.ring = rxd_verbs_ring("cq", (uint32_t)cqe, sizeof(struct rxd_cqe));
 	if (r.ring == NULL)
 		return ENOMEM;
 	pthread_spin_lock(&cq->lock);
 	rc = rxd_port_call(cq->ctx->dev->port, resize_cmd, &r);
 	pthread_spin_unlock(&cq->lock);
-	rte_ring_free(r.ring);
+	rxd_verbs_ring_free(r.ring);
 	if (rc != 0)
 		return -rc;
 	ibcq->cqe = cqe;
@@ -275,7 +262,7 @@ ibv_destroy_cq(struct ibv_cq *ibcq)
 	pthread_mutex_unlock(&ibcq->mutex);
 	if (ibcq->channel != NULL)
 		__atomic_sub_fetch(&ibcq->channel->refcnt, 1, __ATOMIC_RELEASE);
-	rte_ring_free(cq->core.ring);
+	rxd_verbs_ring_free(cq->core.ring);
 	pthread_spin_destroy(&cq->lock);
 	cq->ctx->n_cq--;
 	free(cq);

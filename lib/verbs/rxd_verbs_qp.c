@@ -20,7 +20,6 @@
 #include "rxd_verbs_gsi.h"
 #include "rxd_transport.h"
 
-static uint32_t ring_serial;
 
 static const uint64_t send_ops_known = IBV_QP_EX_WITH_RDMA_WRITE |
 	IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND |
@@ -62,18 +61,6 @@ qpn_free(unsigned int port, uint32_t qpn)
 	pthread_mutex_lock(&qpn_lock);
 	qpn_used[port][qpn / 64] &= ~(1ull << (qpn % 64));
 	pthread_mutex_unlock(&qpn_lock);
-}
-
-static struct rte_ring *
-wq_ring(const char *kind, uint32_t entries, size_t esize)
-{
-	char name[RTE_RING_NAMESIZE];
-
-	snprintf(name, sizeof(name), "rxd_%s%u", kind,
-		 __atomic_fetch_add(&ring_serial, 1, __ATOMIC_RELAXED));
-	return rte_ring_create_elem(name, (unsigned int)esize,
-		entries ? entries : 1, (int)rte_socket_id(),
-		RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 }
 
 static int
@@ -132,10 +119,10 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 	core->rcq = &rxd_cq(a->recv_cq)->core;
 	core->sq_sig_all = a->sq_sig_all;
 	core->async = qp_async;
-	core->sq = wq_ring("sq", a->cap.max_send_wr,
+	core->sq = rxd_verbs_ring("sq", a->cap.max_send_wr,
 			   sizeof(struct rxd_send_wqe));
 	if (a->srq == NULL)
-		core->rq = wq_ring("rq", a->cap.max_recv_wr,
+		core->rq = rxd_verbs_ring("rq", a->cap.max_recv_wr,
 				   sizeof(struct rxd_recv_wqe));
 	else
 		core->srq = rxd_verbs_srq_attach(a->srq);
@@ -156,8 +143,8 @@ static void
 free_core(struct rxd_qp *qp)
 {
 	rxd_transport_fini(&qp->core);
-	rte_ring_free(qp->core.sq);
-	rte_ring_free(qp->core.rq);
+	rxd_verbs_ring_free(qp->core.sq);
+	rxd_verbs_ring_free(qp->core.rq);
 	if (qp->core.srq != NULL)
 		rxd_verbs_srq_detach(qp->qpx.qp_base.srq);
 }

@@ -22,7 +22,6 @@ struct rxd_srq {
 	uint32_t users;             /**< QPs using it */
 };
 
-static uint32_t srq_serial;
 
 static void
 srq_event(struct rxd_srq_core *core, enum ibv_event_type ev)
@@ -40,7 +39,6 @@ struct ibv_srq *
 ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 {
 	struct rxd_context *ctx = rxd_ctx(pd->context);
-	char name[RTE_RING_NAMESIZE];
 	struct rxd_srq *srq;
 
 	if (attr->attr.max_wr == 0 ||
@@ -55,12 +53,8 @@ ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(name, sizeof(name), "rxd_srq%u",
-		 __atomic_fetch_add(&srq_serial, 1, __ATOMIC_RELAXED));
-	srq->core.ring = rte_ring_create_elem(name,
-		sizeof(struct rxd_recv_wqe), attr->attr.max_wr,
-		(int)rte_socket_id(),
-		RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	srq->core.ring = rxd_verbs_ring("srq", attr->attr.max_wr,
+					sizeof(struct rxd_recv_wqe));
 	if (srq->core.ring == NULL) {
 		free(srq);
 		errno = ENOMEM;
@@ -120,7 +114,7 @@ ibv_destroy_srq(struct ibv_srq *ibsrq)
 	pthread_mutex_lock(&ibsrq->mutex);
 	pthread_mutex_unlock(&ibsrq->mutex);
 	rxd_sync_engines();
-	rte_ring_free(srq->core.ring);
+	rxd_verbs_ring_free(srq->core.ring);
 	__atomic_sub_fetch(&rxd_pd(ibsrq->pd)->users, 1, __ATOMIC_RELEASE);
 	srq->ctx->n_srq--;
 	pthread_spin_destroy(&srq->lock);
