@@ -87,6 +87,8 @@ struct rxd_port_info {
 	char offloads[128];
 	unsigned int n_gids;
 	unsigned int engine;  /**< engine serving the port */
+	uint16_t rx_queues;   /**< DPDK receive queues, all polled */
+	uint16_t tx_queues;   /**< DPDK transmit queues (rxd sends on 0) */
 };
 
 /** Describe port @p port. @return 0 or -1 (errno ENODEV). */

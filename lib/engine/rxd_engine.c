@@ -81,7 +81,7 @@ net_tx(void *ctx, struct rte_mbuf *m)
 
 int
 rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
-		    struct rxd_net_port *net, uint16_t rxq, uint16_t txq)
+		    struct rxd_net_port *net, uint16_t txq)
 {
 	struct rxd_engine_port *ep;
 
@@ -90,7 +90,6 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	ep = &e->ports[e->n_ports++];
 	ep->port = port;
 	ep->net = net;
-	ep->rxq = rxq;
 	ep->txq = txq;
 	net->tx = net_tx;
 	net->tx_ctx = ep;
@@ -207,18 +206,30 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 }
 
 static unsigned int
-rx_port(struct rxd_engine_port *ep)
+rx_queue(struct rxd_engine_port *ep, uint16_t q)
 {
 	struct rte_mbuf *pkts[2 * RXD_RX_BURST];
 	uint16_t n, i;
 
-	n = rxd_port_rx(ep->port, ep->rxq, pkts, 2 * RXD_RX_BURST);
+	n = rxd_port_rx(ep->port, q, pkts, 2 * RXD_RX_BURST);
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
 		classify(ep, pkts[i]);
 	}
 	return n;
+}
+
+/* Every receive queue: RSS may put a flow on any of them. */
+static unsigned int
+rx_port(struct rxd_engine_port *ep)
+{
+	unsigned int work = 0;
+	uint16_t q;
+
+	for (q = 0; q < ep->port->nb_rxq; q++)
+		work += rx_queue(ep, q);
+	return work;
 }
 
 static unsigned int

@@ -44,7 +44,7 @@ struct rxd_roce_stats {
 struct rxd_engine_port {
 	struct rxd_port *port;
 	struct rxd_net_port *net;
-	uint16_t rxq, txq;
+	uint16_t txq;
 	uint16_t n_tx;
 	struct rte_mbuf *tx[RXD_TX_BURST];
 	/** Prepared frames the PMD has not taken yet, oldest first; the
@@ -95,9 +95,12 @@ int rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 /** Release an engine's ring; the engine must be stopped. */
 void rxd_engine_fini(struct rxd_engine *e);
 
-/** Serve queue (rxq, txq) of a port with its host state. */
+/**
+ * Serve a port with its host state: every receive queue of the port (RSS
+ * may put a flow on any), and transmit queue txq.
+ */
 int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
-			struct rxd_net_port *net, uint16_t rxq, uint16_t txq);
+			struct rxd_net_port *net, uint16_t txq);
 
 /** One pass of the loop; returns the amount of work done (0 = idle). */
 unsigned int rxd_engine_poll(struct rxd_engine *e);

@@ -134,7 +134,7 @@ setup_ports(const struct rxd_conf *conf)
 		rxd_stk.n_ports = i + 1;
 		rxd_net_port_init(&rxd_stk.net[p->index], &conf->port[p->index],
 				  &p->mac, p->pool, NULL, NULL);
-		rxd_engine_add_port(e, p, &rxd_stk.net[p->index], 0, 0);
+		rxd_engine_add_port(e, p, &rxd_stk.net[p->index], 0);
 		rxd_stk.port_engine[p->index] = e;
 	}
 	if (rxd_stk.n_ports == 0)
@@ -366,6 +366,8 @@ rxd_port_info(unsigned int port, struct rxd_port_info *info)
 			     sizeof(info->offloads));
 	info->n_gids = rxd_stk.net[port].n_gids;
 	info->engine = rxd_stk.port_engine[port]->id;
+	info->rx_queues = rxd_stk.ports[port].nb_rxq;
+	info->tx_queues = rxd_stk.ports[port].nb_txq;
 	return 0;
 }
 

@@ -15,6 +15,8 @@
 #include <criterion/criterion.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
+#include <rte_eth_ring.h>
+#include <rte_ring.h>
 
 #include "rxd/rxd.h"
 #include "rxd_port.h"
@@ -256,4 +258,43 @@ Test(net_inline, resolve_and_ping_inline)
 {
 	check_resolve("10.0.0.2");
 	check_ping("fd00::2", 3);
+}
+
+/*
+ * Port 0 with two receive queues; every frame port 1 sends lands on port
+ * 0's queue 1 (as RSS may put a flow on any queue): the engine must poll
+ * them all.
+ */
+static void
+start_two_rx_queues(void)
+{
+	char *eal[] = { "test", "-l", "0-1", "--no-pci", "--no-huge", "-m",
+		"256", "--no-shconf", "--log-level=lib.eal:error" };
+	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
+		"1:10.0.0.2/24", "--set", "port0.rx_queues=2" };
+	struct rte_ring *idle, *ab, *ba;
+	int n_app = 7;
+
+	cr_assert_geq(rte_eal_init(9, eal), 0, "EAL init");
+	idle = rte_ring_create("rq_idle", 1024, 0, 0);
+	ab = rte_ring_create("rq_ab", 1024, 0, 0);
+	ba = rte_ring_create("rq_ba", 1024, 0, 0);
+	cr_assert(idle != NULL && ab != NULL && ba != NULL);
+	cr_assert_geq(rte_eth_from_rings("rqA", (struct rte_ring *[]){ idle, ba },
+					 2, &ab, 1, 0), 0);
+	cr_assert_geq(rte_eth_from_rings("rqB", &ab, 1, &ba, 1, 0), 0);
+	cr_assert_eq(rxd_start(&n_app, app), 0, "rxd_start: %s",
+		     rxd_last_error());
+}
+
+TestSuite(net_rx_queues, .init = start_two_rx_queues, .fini = stop,
+	  .timeout = 60);
+
+Test(net_rx_queues, frames_on_any_receive_queue_are_served)
+{
+	struct rxd_port_info info;
+
+	cr_assert_eq(rxd_port_info(0, &info), 0);
+	cr_assert_eq(info.rx_queues, 2);
+	check_ping("10.0.0.2", 3);
 }
