@@ -101,7 +101,7 @@ CMD(c_sleep, cmd_sleep, "sleep SECONDS: pause (a script's traffic runs on)",
 CMD(c_quit, cmd_quit, "quit: stop traffic, close the QPs and exit",
     &w_quit.hdr);
 CMD(c_show_ports, tp_show_ports,
-    "show ports: link, MAC, MTU, IB MTU and offloads of every port",
+    "show ports: link, MAC, MTU, IB MTU, queues and offloads of every port",
     &w_show.hdr, &w_ports.hdr);
 CMD(c_show_gids, tp_show_gids, "show gids: the GID table of every port",
     &w_show.hdr, &w_gids.hdr);

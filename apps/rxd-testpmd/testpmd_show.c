@@ -62,6 +62,8 @@ tp_show_ports(const struct tp_args *a)
 		       info.link_speed);
 		printf("  mac %s, mtu %u, ib_mtu %u, gids %u\n", mac, info.mtu,
 		       info.ib_mtu, info.n_gids);
+		printf("  queues: rx %u (all polled), tx %u\n",
+		       info.rx_queues, info.tx_queues);
 		printf("  offloads: %s\n",
 		       info.offloads[0] ? info.offloads : "none");
 	}

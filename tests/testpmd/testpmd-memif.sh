@@ -93,6 +93,7 @@ c=$dir/c.out
 
 expect "$s" '^  link up' "show ports: link up"
 expect "$s" '^  mac ([0-9a-f]{2}:){5}[0-9a-f]{2}, mtu 1500, ib_mtu 1024' "show ports: MAC, MTU"
+expect "$s" '^  queues: rx 1 \(all polled\), tx 1$' "show ports: queues"
 expect "$s" '^port 0 gid 1 ::ffff:10\.0\.0\.1$' "show gids: server's IPv4 GID"
 expect "$c" '^port 0 gid 1 ::ffff:10\.0\.0\.2$' "show gids: client's IPv4 GID"
 expect "$c" '^qp 0x[0-9a-f]{6} connected to qp 0x[0-9a-f]{6} at ::ffff:10\.0\.0\.1' "connect"
