@@ -4,7 +4,10 @@
 # Debian's unmodified rdmacm-utils between two rxd processes over
 # net_memif, through build/compat/librdmacm.so.1 and libibverbs.so.1:
 # rping with data verification (-V), ucmatose, rdma_server/rdma_client,
-# udaddy, and perftest's rdma_cm mode (ib_send_bw -R).  Both sides of each pair must exit 0.
+# udaddy, and perftest's rdma_cm mode (ib_send_bw -R), each side with an
+# engine lcore; then rping with one lcore a side (inline engines, which
+# rxd's CM thread and the program share).  Both sides of each pair must
+# exit 0.
 # Usage: cm-tools.sh BUILD_DIR
 set -u
 build=$1
@@ -17,8 +20,10 @@ command -v rping >/dev/null || { echo "SKIP: rdmacm-utils not installed"; exit 7
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 export RXD_LINK_WAIT_MS=50000
 
-eal() { # role prefix
-	echo "-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdcm$2$$" \
+eal() { # role prefix; LCORES_S/LCORES_C override -l 0-1
+	local l=${LCORES_S:-0-1}
+	[ "$1" = client ] && l=${LCORES_C:-0-1}
+	echo "-l $l --no-pci --no-huge -m 512 --file-prefix rxdcm$2$$" \
 		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
 }
@@ -59,4 +64,7 @@ pair udaddy "udaddy -b 10.0.0.1 -c 2 -C 10" \
 	"udaddy -s 10.0.0.1 -c 2 -C 10" "test complete"
 pair perftest-rdmacm "ib_send_bw -d rxd0 -R -n 100" \
 	"ib_send_bw -d rxd0 -R -n 100 10.0.0.1" "^ 65536 +100 "
+LCORES_S=0 LCORES_C=1 pair rping-inline \
+	"rping -s -a 10.0.0.1 -V -C 20 -S 100" \
+	"rping -c -a 10.0.0.1 -V -C 20 -S 100 -v" "ping data: rdma-ping-19"
 exit $fail
