@@ -101,7 +101,8 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 	UINT(PORT, "vlan", "0", 0, 4094, P(vlan),
 		"802.1Q VLAN id of RoCE traffic; 0 = untagged"),
 	UINT(PORT, "rx_queues", "1", 1, RXD_MAX_LCORES, P(rx_queues),
-		"DPDK receive queues"),
+		"DPDK receive queues; with 2 or more, RSS over IP/UDP where "
+		"the device has it; the port's engine polls them all"),
 	UINT(PORT, "tx_queues", "1", 1, RXD_MAX_LCORES, P(tx_queues),
 		"DPDK transmit queues"),
 	UINT(PORT, "rx_desc", "1024", 64, 16384, P(rx_desc),
