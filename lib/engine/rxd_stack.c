@@ -18,6 +18,8 @@
 
 #include "rxd_stack.h"
 
+#define DRAIN_MS 20              /* longest drain of queued frames at stop */
+
 RTE_LOG_REGISTER(rxd_logtype_stack, rxd.stack, NOTICE);
 
 struct rxd_stack rxd_stk;
@@ -245,12 +247,35 @@ rxd_start(int *argc, char **argv)
 	return rxd_start_conf(&conf);
 }
 
+/*
+ * Before the engines stop, send what programs queued: a program's last
+ * posts (rdma_cm's DREQ, posted by rdma_disconnect() right before exit)
+ * must reach the wire, as a NIC's would.  Two barriers give launched
+ * engines two passes; inline engines run until a pass finds nothing, for
+ * at most DRAIN_MS.
+ */
+static void
+drain(void)
+{
+	uint64_t end = rte_get_timer_cycles() +
+		rte_get_timer_hz() / 1000 * DRAIN_MS;
+
+	if (!rxd_stk.running)
+		return;
+	rxd_sync_engines();
+	rxd_sync_engines();
+	while (rxd_inline_progress() && rxd_poll() != 0 &&
+	       rte_get_timer_cycles() < end)
+		;
+}
+
 void
 rxd_stop(void)
 {
 	unsigned int i;
 
 	rxd_inline_stop();
+	drain();
 	for (i = 0; i < rxd_stk.n_engines; i++) {
 		if (!rxd_stk.launched[i])
 			continue;
