@@ -95,6 +95,30 @@ first_error(const struct ibv_wc *wc, int n)
 	return text;
 }
 
+/* Both QPs' transport counters, for a failure message. */
+static const char *
+qp_state_text(void)
+{
+	static char text[512];
+	struct rxd_qp_stats a, b;
+
+	if (rxd_qp_stats(0, p.a.qp->qp_num, &a) != 0 ||
+	    rxd_qp_stats(1, p.b.qp->qp_num, &b) != 0)
+		return "(no counters)";
+	snprintf(text, sizeof(text), "requester: tx %lu rx %lu retransmits "
+		 "%lu timeouts %lu rnr_waits %lu naks_rx %lu duplicates %lu; "
+		 "responder: tx %lu rx %lu acks %lu naks_tx %lu duplicates %lu "
+		 "out_of_sequence %lu",
+		 (unsigned long)a.tx_pkts, (unsigned long)a.rx_pkts,
+		 (unsigned long)a.retransmits, (unsigned long)a.timeouts,
+		 (unsigned long)a.rnr_waits, (unsigned long)a.naks_rx[0],
+		 (unsigned long)a.duplicates, (unsigned long)b.tx_pkts,
+		 (unsigned long)b.rx_pkts, (unsigned long)b.acks_tx,
+		 (unsigned long)b.naks_tx[0], (unsigned long)b.duplicates,
+		 (unsigned long)b.out_of_sequence);
+	return text;
+}
+
 static uint32_t
 rnd(uint64_t *s, uint32_t n)
 {
@@ -153,8 +177,8 @@ window(uint64_t *seed, uint64_t base, uint64_t *counter)
 		cr_assert_eq(ibv_post_send(p.a.qp, &w, &bad), 0);
 	}
 	n = rc_poll(p.a.cq, wc, WINDOW, 60000);
-	cr_assert_eq(n, WINDOW, "%d of %d completions at %lu", n, WINDOW,
-		     (unsigned long)base);
+	cr_assert_eq(n, WINDOW, "%d of %d completions at %lu; %s", n, WINDOW,
+		     (unsigned long)base, qp_state_text());
 	for (k = 0; k < n; k++) {
 		unsigned int j = (unsigned int)(wc[k].wr_id - base);
 
