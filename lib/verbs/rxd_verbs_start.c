@@ -71,19 +71,43 @@ start_eal(void)
 static bool eal_ours;
 
 #define LINK_WAIT_MS_DEFAULT 5000
+#define LINK_WAIT_MS_MAX 3600000
+
+/*
+ * RXD_LINK_WAIT_MS in *ms: unset is the default, empty is 0; anything but
+ * a number of milliseconds up to an hour is refused (EINVAL) with a line
+ * saying why, before anything starts.
+ */
+static int
+link_wait_ms(long *ms)
+{
+	const char *env = getenv("RXD_LINK_WAIT_MS");
+	char *end;
+
+	*ms = LINK_WAIT_MS_DEFAULT;
+	if (env == NULL)
+		return 0;
+	errno = 0;
+	*ms = *env == '\0' ? 0 : strtol(env, &end, 10);
+	if (*env != '\0' && (errno != 0 || *end != '\0' || *ms < 0 ||
+			     *ms > LINK_WAIT_MS_MAX)) {
+		fprintf(stderr, "rxd: RXD_LINK_WAIT_MS: '%s' is not a number "
+			"of milliseconds in 0..%d\n", env, LINK_WAIT_MS_MAX);
+		return EINVAL;
+	}
+	return 0;
+}
 
 /*
  * Programs written for NICs expect an active port (perftest refuses a down
  * one), but a memif link comes up only when its peer connects: wait for the
- * links a while, RXD_LINK_WAIT_MS (default 5000; 0 = do not wait).
+ * links a while, ms milliseconds (RXD_LINK_WAIT_MS).
  */
 static void
-wait_for_links(void)
+wait_for_links(long ms)
 {
-	const char *env = getenv("RXD_LINK_WAIT_MS");
-	long ms = env != NULL ? strtol(env, NULL, 10) : LINK_WAIT_MS_DEFAULT;
 	uint64_t end = rte_get_timer_cycles() +
-		(uint64_t)(ms > 0 ? ms : 0) * rte_get_timer_hz() / 1000;
+		(uint64_t)ms * rte_get_timer_hz() / 1000;
 	struct rxd_port_info info;
 	unsigned int i, up;
 
@@ -112,9 +136,13 @@ rxd_verbs_start(void)
 {
 	char *argv[] = { "rxd", NULL };
 	int argc = 1, rc;
+	long wait_ms;
 
 	if (rxd_running())
 		return 0;
+	rc = link_wait_ms(&wait_ms);
+	if (rc != 0)
+		return rc;
 	if (rte_lcore_count() == 0) {
 		rc = start_eal();
 		if (rc != 0)
@@ -127,6 +155,6 @@ rxd_verbs_start(void)
 		return rc;
 	}
 	atexit(stop_at_exit);
-	wait_for_links();
+	wait_for_links(wait_ms);
 	return 0;
 }

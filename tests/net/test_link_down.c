@@ -6,6 +6,7 @@
  * started verbs program must wait RXD_LINK_WAIT_MS for the link, by the
  * clock, however busy its inline engine is.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,4 +93,19 @@ Test(link_down, lazy_start_waits_for_the_link, .timeout = 60)
 	cr_assert_geq(ms, 700.0, "waited %.1f ms of RXD_LINK_WAIT_MS=700", ms);
 	ibv_free_device_list(list);
 	unlink(sock);
+}
+
+/* A wait that is not a number of milliseconds stops the start, saying so. */
+Test(link_down, bad_link_wait_is_refused, .timeout = 60)
+{
+	struct ibv_device **list;
+	int n = 0;
+
+	setenv("RXD_EAL_ARGS", eal_args("0"), 1);
+	setenv("RXD_ADDR", "10.0.0.1/24", 1);
+	setenv("RXD_LINK_WAIT_MS", "5s", 1);
+	list = ibv_get_device_list(&n);
+	cr_assert_null(list, "started with RXD_LINK_WAIT_MS=5s");
+	cr_assert_eq(errno, EINVAL, "%s", strerror(errno));
+	cr_assert(!rxd_running(), "rxd started anyway");
 }
