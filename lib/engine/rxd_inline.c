@@ -93,12 +93,15 @@ watch(void *arg)
 int
 rxd_inline_start(void)
 {
+	int rc;
+
 	if (!rxd_inline_progress() || watching)
 		return 0;
 	__atomic_store_n(&watching, true, __ATOMIC_RELEASE);
-	if (pthread_create(&watcher, NULL, watch, NULL) != 0) {
+	rc = pthread_create(&watcher, NULL, watch, NULL);
+	if (rc != 0) {
 		watching = false;
-		return -1;
+		return rc;
 	}
 	pthread_setname_np(watcher, "rxd-inline");
 	return 0;

@@ -205,6 +205,7 @@ int
 rxd_start_conf(const struct rxd_conf *conf)
 {
 	char err[256];
+	int rc;
 
 	if (rxd_stk.running)
 		return rxd_stack_fail(EALREADY, "rxd is already running");
@@ -226,10 +227,11 @@ rxd_start_conf(const struct rxd_conf *conf)
 		return -1;
 	}
 	launch();
-	if (rxd_inline_start() != 0) {
+	rc = rxd_inline_start();
+	if (rc != 0) {
 		rxd_stop();
-		return rxd_stack_fail(errno, "cannot start the inline "
-				      "progress thread");
+		return rxd_stack_fail(rc, "cannot start the inline progress "
+				      "thread: %s", strerror(rc));
 	}
 	rte_log(RTE_LOG_INFO, rxd_logtype_stack,
 		"rxd: %u port(s), %u engine(s)\n", rxd_stk.n_ports, rxd_stk.n_engines);

@@ -35,7 +35,8 @@ void rxd_stack_wait(void);
 
 /**
  * Start the thread that runs engines no lcore runs while the program does
- * not (rxd_inline.c); nothing to do without such engines.  0 or -1.
+ * not (rxd_inline.c); nothing to do without such engines.  @return 0 or
+ * pthread_create()'s error number.
  */
 int rxd_inline_start(void);
 
