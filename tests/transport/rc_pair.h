@@ -55,6 +55,18 @@ void rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,
 /** Stop rxd and EAL. */
 void rc_pair_stop(struct rc_pair *p);
 
+/**
+ * At file scope, after <criterion/criterion.h>: `static struct rc_pair p`
+ * and the Criterion suite NAME, each of whose tests starts with the pair
+ * made by OPTS (a struct rc_opts) and stops it after.
+ */
+#define RC_PAIR_SUITE(name, opts, secs)					\
+	static struct rc_pair p;					\
+	static void name##_start(void) { rc_pair_start(&p, &(opts)); }	\
+	static void name##_stop(void) { rc_pair_stop(&p); }		\
+	TestSuite(name, .init = name##_start, .fini = name##_stop,	\
+		  .timeout = (secs))
+
 /** Poll a CQ until n completions arrived or ms passed; returns the count. */
 int rc_poll(struct ibv_cq *cq, struct ibv_wc *wc, int n, unsigned int ms);
 

@@ -16,7 +16,6 @@
 #define BIG (16u << 20)
 #define BUF (2 * BIG + 65536)
 
-static struct rc_pair p;
 static const struct rc_opts opts = {
 	.eal_lcores = "0-1", .buf_len = BUF, .wr = 64,
 	.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
@@ -25,19 +24,7 @@ static const struct rc_opts opts = {
 	.mtu = IBV_MTU_1024,
 };
 
-static void
-start(void)
-{
-	rc_pair_start(&p, &opts);
-}
-
-static void
-stop(void)
-{
-	rc_pair_stop(&p);
-}
-
-TestSuite(rc, .init = start, .fini = stop, .timeout = 120);
+RC_PAIR_SUITE(rc, opts, 120);
 
 static const uint32_t sizes[] = { 0, 1, 1023, 1024, 1025, 65536 + 3, BIG };
 

@@ -23,7 +23,6 @@
 #define COUNTER_OFF (2 * WINDOW * SLOT)
 #define BUF (COUNTER_OFF + 4096)
 
-static struct rc_pair p;
 static struct rc_opts opts = {
 	.eal_lcores = "0-1", .buf_len = BUF, .wr = 64,
 	.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
@@ -32,19 +31,7 @@ static struct rc_opts opts = {
 	.mtu = IBV_MTU_1024,
 };
 
-static void
-start(void)
-{
-	rc_pair_start(&p, &opts);
-}
-
-static void
-stop(void)
-{
-	rc_pair_stop(&p);
-}
-
-TestSuite(rc_faults, .init = start, .fini = stop, .timeout = 1200);
+RC_PAIR_SUITE(rc_faults, opts, 1200);
 
 static void
 faults(double drop, double dup, double reorder, double corrupt, bool cut)

@@ -13,26 +13,13 @@
 #include "rc_pair.h"
 #include "rxd/rxd.h"
 
-static struct rc_pair p;
 static const struct rc_opts opts = {
 	.eal_lcores = "0", .buf_len = 4096, .wr = 16,
 	.access = IBV_ACCESS_REMOTE_WRITE, .timeout = 14, .retry_cnt = 7,
 	.rnr_retry = 7, .min_rnr_timer = 1, .mtu = IBV_MTU_1024,
 };
 
-static void
-start(void)
-{
-	rc_pair_start(&p, &opts);
-}
-
-static void
-stop(void)
-{
-	rc_pair_stop(&p);
-}
-
-TestSuite(rc_inline, .init = start, .fini = stop, .timeout = 60);
+RC_PAIR_SUITE(rc_inline, opts, 60);
 
 Test(rc_inline, stop_sends_what_was_posted)
 {

@@ -20,26 +20,13 @@
 #define BUF (1u << 20)
 #define QKEY 0x11111111
 
-static struct rc_pair p;
 static const struct rc_opts opts = {
 	.eal_lcores = "0-1", .buf_len = BUF, .wr = 64,
 	.access = IBV_ACCESS_REMOTE_WRITE, .timeout = 14, .retry_cnt = 7,
 	.rnr_retry = 7, .min_rnr_timer = 1, .mtu = IBV_MTU_1024,
 };
 
-static void
-start(void)
-{
-	rc_pair_start(&p, &opts);
-}
-
-static void
-stop(void)
-{
-	rc_pair_stop(&p);
-}
-
-TestSuite(ud_uc, .init = start, .fini = stop, .timeout = 120);
+RC_PAIR_SUITE(ud_uc, opts, 120);
 
 static struct ibv_qp *
 new_qp(struct rc_end *e, enum ibv_qp_type type)
