@@ -32,6 +32,12 @@ set -u
 build=${1:-build}
 secs=${BENCH_SECONDS:-3}
 rounds=${BENCH_ROUNDS:-3}
+for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds"; do
+	case ${v#*=} in
+	'' | *[!0-9]* | 0) echo "run-bench: $v: give a whole number from 1" >&2
+		exit 2 ;;
+	esac
+done
 raw=$build/apps/rxd-memif-raw/rxd-memif-raw
 perf=$build/apps/rxd-perf/rxd-perf
 testpmd=$build/apps/rxd-testpmd/rxd-testpmd
