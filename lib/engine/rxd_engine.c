@@ -286,7 +286,10 @@ run_doorbells(struct rxd_engine *e)
 	n = rte_ring_sc_dequeue_burst(e->doorbells, (void **)qps,
 				      RXD_RX_BURST, NULL);
 	for (i = 0; i < n; i++) {
-		__atomic_store_n(&qps[i]->doorbell, 0, __ATOMIC_RELEASE);
+		/* An exchange, not a store: it orders the clear before the
+		 * SQ reads, so a post that saw the doorbell still set is
+		 * fetched now (a store could pass those loads on x86). */
+		__atomic_exchange_n(&qps[i]->doorbell, 0, __ATOMIC_ACQ_REL);
 		if (rxd_transport_sq(qps[i]))
 			rxd_qp_doorbell(qps[i]);
 	}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <infiniband/verbs.h>
+#include <rte_atomic.h>
 #include <rte_ring.h>
 #include <rte_ring_elem.h>
 
@@ -90,6 +91,19 @@ struct rxd_srq_core {
 };
 
 /**
+ * Arm a CQ for its next completion (owner side).  The owner polls the CQ
+ * after arming: a completion either is seen by that poll or finds the CQ
+ * armed (the fence pairs with the one in rxd_cq_complete()).
+ */
+static inline void
+rxd_cq_arm(struct rxd_cq_core *cq, bool solicited_only)
+{
+	__atomic_store_n(&cq->armed, solicited_only ? 2u : 1u,
+			 __ATOMIC_RELEASE);
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/**
  * Deliver a completion to a CQ (engine side).  Wakes an armed CQ (any
  * completion, or only a solicited one / an error when armed for solicited).
  * @return 0, or -ENOSPC if the CQ ring is full (reported once as overrun).
@@ -108,6 +122,9 @@ rxd_cq_complete(struct rxd_cq_core *cq, const struct rxd_cqe *cqe,
 		}
 		return -ENOSPC;
 	}
+	/* Dekker with rxd_cq_arm(): the CQE is visible before armed is
+	 * read, so an owner that arms and then polls cannot miss both. */
+	rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 	armed = __atomic_load_n(&cq->armed, __ATOMIC_ACQUIRE);
 	if (armed == 0)
 		return 0;

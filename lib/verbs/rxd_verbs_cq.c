@@ -323,8 +323,7 @@ rxd_verbs_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 {
 	struct rxd_cq *cq = rxd_cq(ibcq);
 
-	__atomic_store_n(&cq->core.armed, solicited_only ? 2u : 1u,
-			 __ATOMIC_RELEASE);
+	rxd_cq_arm(&cq->core, solicited_only != 0);
 	return 0;
 }
 
