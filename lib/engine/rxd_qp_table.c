@@ -39,6 +39,15 @@ qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rte_mbuf *m)
 	rxd_net_output(ep->net, dgid, m);
 }
 
+static void
+qp_resolve(void *ctx, const uint8_t dgid[RXD_GID_LEN])
+{
+	struct rxd_engine_port *ep = ctx;
+	struct rte_ether_addr mac;
+
+	rxd_net_resolve(ep->net, dgid, &mac);
+}
+
 static int
 gid_of_port(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN])
 {
@@ -49,7 +58,8 @@ static int
 bind_cmd(struct rxd_engine *e, void *arg)
 {
 	struct rxd_qp_core *qp = arg;
-	struct rxd_xmit x = { .send = qp_send, .gid = gid_of_port };
+	struct rxd_xmit x = { .send = qp_send, .resolve = qp_resolve,
+		.gid = gid_of_port };
 	unsigned int i;
 
 	for (i = 0; i < e->n_ports; i++) {

@@ -137,6 +137,11 @@ build_template(struct rxd_rc *rc)
 	/* UD has no path MTU: a message is one packet, checked at post */
 	rc->mtu = rc->qp->type == IBV_QPT_UD ? RXD_MAX_PMTU :
 		128u << a->path_mtu;
+	/* as a RoCE NIC's driver does at RTR: the peer's MAC is asked for
+	 * now, not when the first burst finds it unknown (16 frames are
+	 * held while resolving; the rest would wait for a timeout) */
+	if (rc->qp->type != IBV_QPT_UD && rc->x.resolve != NULL)
+		rc->x.resolve(rc->x.ctx, t->dgid);
 }
 
 static void

@@ -31,6 +31,8 @@ struct rxd_xmit {
 	uint64_t *qkey_viol;
 	/** Frames waiting for room in the PMD (the engine's held queue). */
 	const uint16_t *held;
+	/** Start resolving the peer's MAC (RTR), so the first frames go. */
+	void (*resolve)(void *ctx, const uint8_t dgid[RXD_GID_LEN]);
 	/** Read GID index i of the QP's port into gid; 0 or -1. */
 	int (*gid)(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN]);
 };
