@@ -9,6 +9,7 @@ range in brackets; a ratio is the ratio of the medians.  A figure missing
 from every round prints as "-" and makes the exit status 1.
 """
 import json
+import os
 import re
 import statistics
 import sys
@@ -101,6 +102,15 @@ def main():
     rate = per_round("msg_rate", "c", lambda x: json_value(x, "msg_rate_mpps"))
     lat = {t: per_round(t, "c", lambda x: json_value(x, "t_typical_usec"))
            for t in ("send_lat", "write_lat")}
+    scale1 = per_round("scale1", "c",
+                       lambda x: json_value(x, "msg_rate_mpps"))
+    scale2 = per_round("scale2", "c",
+                       lambda x: json_value(x, "msg_rate_mpps"))
+    handoff = per_round("handoff", "c", lambda t: kv(t, "ns_per_frame"))
+    per_msg = per_round("msg_rate", "c",
+                        lambda x: 1e3 / v if (v := json_value(
+                            x, "msg_rate_mpps")) else None)
+    cores = len(os.sched_getaffinity(0))
     mem = read(f"{d}/mem")
     qp_bytes = re.search(r"^\s*total\s+(\d+)", mem, re.M)
     wqe = re.search(r"per send WQE: .*= (\d+)", mem)
@@ -126,8 +136,14 @@ def main():
     print(f"| 3. RDMA WRITE 64 B message rate | {rate.show(' M/s', 3)} | "
           f"memif 1082 B frames: {raw_fps.show(' Mfps')} | "
           f"{ratio(rate.med, raw_fps.med)} | >= 2 M/s |")
-    print("| 4. scaling, 2 engines | not measured | one engine serves a "
-          "port (no sharding yet) | - | scales |")
+    print(f"| 4. 2 QPs, 2 engines (one a port), 64 B message rate, "
+          f"{cores} cores | {scale2.show(' M/s', 3)} | one engine for both "
+          f"ports: {scale1.show(' M/s', 3)} | "
+          f"{ratio(scale2.med, scale1.med)} | scales |")
+    print(f"| 4. hand-off of a frame between two engines | "
+          f"{handoff.show(' ns', 1)} | time per 64 B WRITE at rxd's message rate: "
+          f"{per_msg.show(' ns', 0)} | {ratio(handoff.med, per_msg.med)} "
+          f"| measured |")
     print(f"| 5. memory per QP, default depths | "
           f"{qp_bytes.group(1) + ' B' if qp_bytes else '-'}; "
           f"{wqe.group(1) + ' B' if wqe else '-'} per send WQE | - | - | "

@@ -17,6 +17,10 @@
 #           write_lat at 8 B; Debian's unmodified ib_write_bw and
 #           ib_send_lat on rxd (through build/compat) when perftest is
 #           installed; rxd-testpmd's "show mem"
+#   scaling rxd-perf --loopback (one process, net_ring pair, 2 QPs)
+#           write_bw at 64 B with one engine lcore for both ports, then
+#           with two (one a port); handoff-bench: what passing a frame
+#           between two engine lcores costs (the QPN-sharding design)
 #
 # The machine is shared and single runs swing several times over, so the
 # measurements run in rounds, each round every measurement once, limits
@@ -27,7 +31,7 @@
 #   BENCH_SECONDS  length of each timed run (default 3)
 #   BENCH_OUT      directory for the raw outputs (default: a temporary one,
 #                  removed at the end)
-# The whole run takes about 3 minutes with the defaults.
+# The whole run takes about 2 minutes with the defaults.
 set -u
 build=${1:-build}
 secs=${BENCH_SECONDS:-3}
@@ -42,6 +46,7 @@ raw=$build/apps/rxd-memif-raw/rxd-memif-raw
 perf=$build/apps/rxd-perf/rxd-perf
 testpmd=$build/apps/rxd-testpmd/rxd-testpmd
 memcpy=$build/tests/bench/memcpy-bench
+handoff=$build/tests/bench/handoff-bench
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -n "${BENCH_OUT:-}" ]; then
 	dir=$BENCH_OUT
@@ -56,7 +61,7 @@ tcp=$((20000 + $$ % 20000))
 failed=""
 export RXD_LINK_WAIT_MS=30000
 
-for p in "$raw" "$perf" "$testpmd" "$memcpy"; do
+for p in "$raw" "$perf" "$testpmd" "$memcpy" "$handoff"; do
 	[ -x "$p" ] || { echo "run-bench: $p not built (make build)" >&2; exit 2; }
 done
 
@@ -108,6 +113,18 @@ rxd_perf() {
 		"$@" -p $tcp --json 127.0.0.1
 }
 
+# loopback NAME LCORES: rxd-perf --loopback, 2 QPs, 64 B message rate;
+# LCORES gives EAL one engine lcore or two, over this machine's cores
+loopback() {
+	timeout 120 "$perf" "$2" --no-pci --no-huge -m 512 \
+		--file-prefix rxdbl$$ --log-level=lib.eal:error -- --loopback \
+		write_bw -q 2 -s 64 -l 32 -Q 32 -t 256 -D "$secs" --json \
+		>"$dir/$1.c" 2>&1 || {
+		failed="$failed $1"
+		tail -n 4 "$dir/$1.c" >&2
+	}
+}
+
 # pt NAME TOOL FLAGS...: Debian's perftest, unmodified, on the same rxd
 have_perftest=false
 if command -v ib_write_bw >/dev/null; then
@@ -143,6 +160,11 @@ for r in $(seq "$rounds"); do
 	pt "ib_send_lat.$r" ib_send_lat -s 8 -n 20000
 	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
 		failed="$failed memcpy"
+	loopback "scale1.$r" -l0-1
+	loopback "scale2.$r" "--lcores=0@(0-1),1@(0-1),2@(0-1)"
+	"$handoff" -l 0-1 --no-pci --no-huge -m 256 --file-prefix rxdbh$$ \
+		--log-level=lib.eal:error -- 1 >"$dir/handoff.$r.c" 2>&1 ||
+		failed="$failed handoff"
 done
 
 printf 'show mem\nquit\n' >"$dir/mem.cmds"
