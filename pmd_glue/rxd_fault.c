@@ -42,18 +42,32 @@ rxd_fault_configure(struct rxd_fault *f, const struct rxd_conf_fault *c,
 		f->conf.reorder_depth = RXD_FAULT_MAX_HELD;
 }
 
+/* Parse a frame's headers; false if it is not a RoCEv2 frame. */
+static bool
+roce_parse(const struct rte_mbuf *m, struct rxd_pkt *pkt)
+{
+	return rxd_wire_parse(rte_pktmbuf_mtod(m, const uint8_t *),
+			      rte_pktmbuf_data_len(m), pkt,
+			      RXD_PARSE_NO_ICRC | RXD_PARSE_NO_CSUM) ==
+		RXD_WIRE_OK && pkt->kind == RXD_FRAME_ROCE;
+}
+
 static bool
 opcode_matches(const struct rte_mbuf *m, int opcode)
 {
 	struct rxd_pkt pkt;
 
-	if (opcode < 0)
-		return false;
-	if (rxd_wire_parse(rte_pktmbuf_mtod(m, const uint8_t *),
-			   rte_pktmbuf_data_len(m), &pkt,
-			   RXD_PARSE_NO_ICRC | RXD_PARSE_NO_CSUM) != RXD_WIRE_OK)
-		return false;
-	return pkt.kind == RXD_FRAME_ROCE && pkt.opcode == opcode;
+	return opcode >= 0 && roce_parse(m, &pkt) && pkt.opcode == opcode;
+}
+
+/* With only_qpn set, frames for other destinations are not faulted. */
+static bool
+spared(const struct rxd_fault *f, const struct rte_mbuf *m)
+{
+	struct rxd_pkt pkt;
+
+	return f->conf.only_qpn != 0 &&
+		!(roce_parse(m, &pkt) && pkt.dqpn == f->conf.only_qpn);
 }
 
 static void
@@ -121,6 +135,10 @@ rxd_fault_apply(struct rxd_fault *f, struct rte_mbuf **pkts, uint16_t n,
 
 		f->stats.seen++;
 		out = age_held(f, pkts, out, cap);
+		if (out < cap && spared(f, m)) {
+			pkts[out++] = m;
+			continue;
+		}
 		if (dropped(f, m) || out >= cap) {
 			rte_pktmbuf_free(m);
 			continue;

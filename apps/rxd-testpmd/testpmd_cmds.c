@@ -63,7 +63,7 @@ WORD(w_mem, 1, "mem");
 WORD(w_set, 0, "set");
 WORD(w_fault, 1, "fault");
 WORD(w_dir, 2, "rx#tx");
-WORD(w_fault_kind, 3, "drop#dup#reorder#reorder_depth#corrupt#cut#drop_opcode");
+WORD(w_fault_kind, 3, "drop#dup#reorder#reorder_depth#corrupt#cut#drop_opcode#only_qpn");
 WORD(w_stats_period, 1, "stats-period");
 WORD(w_conn_gid, 1, "conn-gid");
 WORD(w_capture, 0, "capture");
@@ -119,7 +119,7 @@ CMD(c_show_mem, tp_show_mem,
     &w_show.hdr, &w_mem.hdr);
 CMD(c_set_fault, tp_set_fault,
     "set fault PORT rx|tx drop|dup|reorder|reorder_depth|corrupt|cut|"
-    "drop_opcode VALUE: change one fault of a port (rates as 0.05 or 5%)",
+    "drop_opcode|only_qpn VALUE: change one fault of a port (rates as 0.05 or 5%)",
     &w_set.hdr, &w_fault.hdr, &n_port.hdr, &w_dir.hdr, &w_fault_kind.hdr,
     &t_text.hdr);
 CMD(c_stats_period, tp_set_stats_period,

@@ -34,9 +34,9 @@ static void
 print_fault(unsigned int port, const char *dir, const struct rxd_conf_fault *f)
 {
 	printf("port %u %s faults: drop %g dup %g reorder %g (depth %u) "
-	       "corrupt %g cut %s drop_opcode %d\n", port, dir, f->drop,
-	       f->dup, f->reorder, f->reorder_depth, f->corrupt,
-	       f->cut ? "on" : "off", f->drop_opcode);
+	       "corrupt %g cut %s drop_opcode %d only_qpn %u\n", port, dir,
+	       f->drop, f->dup, f->reorder, f->reorder_depth, f->corrupt,
+	       f->cut ? "on" : "off", f->drop_opcode, f->only_qpn);
 }
 
 int

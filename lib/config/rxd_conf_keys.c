@@ -46,7 +46,12 @@
 		"drop every " what " frame (link cut)"), \
 	TYPED(PORT, "fault." #dir ".drop_opcode", OPCODE, "none", \
 		P(fault_##dir.drop_opcode), \
-		"drop every " what " RoCE frame with this BTH opcode")
+		"drop every " what " RoCE frame with this BTH opcode"), \
+	UINT(PORT, "fault." #dir ".only_qpn", "0", 0, 0xffffff, \
+		P(fault_##dir.only_qpn), \
+		"0: the faults apply to every " what " frame; else only " \
+		"to RoCEv2 frames for this destination QP (1: CM MADs), " \
+		"all others pass untouched")
 
 static const char *const idle_names[] = { "spin", "pause", "sleep" };
 static const char *const log_names[] = {

@@ -62,6 +62,7 @@ struct rxd_conf_fault {
 	uint16_t reorder_depth;	/**< frames a held-back frame waits for */
 	bool cut;		/**< drop every frame (link cut) */
 	int drop_opcode;	/**< -1 none, else BTH opcode to drop */
+	uint32_t only_qpn;	/**< 0, or the destination QP faults touch */
 };
 
 /** Settings of one DPDK port ([portN]). */

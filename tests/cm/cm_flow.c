@@ -275,6 +275,7 @@ start_server(struct rdma_event_channel *ec, const char *addr,
 int
 main(int argc, char **argv)
 {
+	struct rxd_port_counters pc;
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *listener = NULL;
 	struct rdma_cm_event *ev, copy;
@@ -315,6 +316,9 @@ main(int argc, char **argv)
 	if (listener != NULL)
 		rdma_destroy_id(listener);
 	rdma_destroy_event_channel(ec);
+	if (rxd_port_counters(0, &pc) == 0)
+		printf("fault injector: %lu received frames dropped\n",
+		       (unsigned long)pc.fault_rx_dropped);
 	printf("%u connection(s) done\n", conns_done);
 	return conns_done == conns_wanted ? 0 : 1;
 }

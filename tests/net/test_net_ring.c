@@ -195,6 +195,24 @@ Test(net_ring, arp_survives_10pct_drop)
 		  got);
 }
 
+/* only_qpn: a cut that applies to CM MADs only lets ARP and ICMP through. */
+Test(net_ring, faults_for_one_qp_spare_other_frames)
+{
+	struct rxd_conf_fault f = { .cut = true, .drop_opcode = -1,
+				    .only_qpn = 1 };
+	struct rxd_port_counters c0, c1;
+	uint8_t gid[16];
+
+	cr_assert_eq(rxd_fault_set(0, RXD_DIR_RX, &f, 7), 0);
+	cr_assert_eq(rxd_fault_set(1, RXD_DIR_RX, &f, 11), 0);
+	check_resolve("10.0.0.2");
+	gid_of("10.0.0.2", gid);
+	cr_assert_eq(rxd_ping(0, gid, 3, 5000), 3);
+	counters(0, &c0);
+	counters(1, &c1);
+	cr_assert_eq(c0.fault_rx_cut + c1.fault_rx_cut, 0);
+}
+
 Test(net_ring, unreachable_neighbour_fails)
 {
 	struct rxd_port_counters c;
