@@ -73,6 +73,9 @@ rxd_transport_unbind(struct rxd_qp_core *qp)
 {
 	struct rxd_rc *rc = rxd_rc(qp);
 
+	/* the peer's data was accepted (its completion may be what made
+	 * the program destroy the QP): the ACK it is owed still goes */
+	rxd_tx_ack_flush(rc);
 	if (rc->on_timer_list)
 		timer_unlink(rc);
 	rc->timers = NULL;
