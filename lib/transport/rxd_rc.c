@@ -150,6 +150,7 @@ build_template(struct rxd_rc *rc)
 static void
 reset(struct rxd_rc *rc)
 {
+	rxd_tx_ack_flush(rc);      /* owed for data accepted before */
 	rc->last_wqe_sent = false;
 	rc->head = rc->cur = rc->tail = 0;
 	rc->unsignaled = 0;

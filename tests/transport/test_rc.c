@@ -644,16 +644,17 @@ Test(rc, acks_coalesce)
 }
 
 /*
- * A responder that destroys its QP as soon as it sees the last receive
- * completion still sends the ACK it owes.  The SEND and 63 WRITE packets
- * after it arrive in one receive burst: the receive completion is visible
- * while the engine still works through the burst, so ibv_destroy_qp()
- * lands before the pass's coalesced ACK would have gone out.  (A lost
- * ACK leaves the requester retrying a QP that is gone: retry exceeded.)
- * The SEND must succeed; the WRITE's later packets may come after the
- * QP is gone and end, correctly, in retry exceeded.
+ * A responder that destroys or resets its QP as soon as it sees the last
+ * receive completion still sends the ACK it owes.  The SEND and 63 WRITE
+ * packets after it arrive in one receive burst: the receive completion is
+ * visible while the engine still works through the burst, so the destroy
+ * or modify lands before the pass's coalesced ACK would have gone out.
+ * (A lost ACK leaves the requester retrying a QP that is gone or reset:
+ * retry exceeded.)  The SEND must succeed; the WRITE's later packets may
+ * come after the QP is gone and end, correctly, in retry exceeded.
  */
-Test(rc, ack_owed_at_destroy_is_sent)
+static void
+owed_ack_is_sent(bool destroy)
 {
 	struct ibv_sge sge[2] = {
 		{ (uintptr_t)p.a.buf, 8, p.a.mr->lkey },
@@ -667,6 +668,7 @@ Test(rc, ack_owed_at_destroy_is_sent)
 		  .opcode = IBV_WR_RDMA_WRITE,
 		  .send_flags = IBV_SEND_SIGNALED },
 	}, *bad;
+	struct ibv_qp_attr reset = { .qp_state = IBV_QPS_RESET };
 	struct ibv_wc wc[2];
 
 	w[1].wr.rdma.remote_addr = (uintptr_t)p.b.buf + 4096;
@@ -675,15 +677,28 @@ Test(rc, ack_owed_at_destroy_is_sent)
 	cr_assert_eq(ibv_post_send(p.a.qp, w, &bad), 0);
 	cr_assert_eq(rc_poll(p.b.cq, wc, 1, 10000), 1);
 	cr_assert_eq(wc[0].status, IBV_WC_SUCCESS);
-	cr_assert_eq(ibv_destroy_qp(p.b.qp), 0);
-	p.b.qp = NULL;
+	if (destroy) {
+		cr_assert_eq(ibv_destroy_qp(p.b.qp), 0);
+		p.b.qp = NULL;
+	} else {
+		cr_assert_eq(ibv_modify_qp(p.b.qp, &reset, IBV_QP_STATE), 0);
+	}
 	cr_assert_eq(rc_poll(p.a.cq, wc, 2, 10000), 2);
 	cr_assert_eq(wc[0].status, IBV_WC_SUCCESS, "SEND: %s",
 		     ibv_wc_status_str(wc[0].status));
-	/* the WRITE's packets behind the destroy found no QP */
 	cr_assert(wc[1].status == IBV_WC_SUCCESS ||
 		  wc[1].status == IBV_WC_RETRY_EXC_ERR, "WRITE: %s",
 		  ibv_wc_status_str(wc[1].status));
+}
+
+Test(rc, ack_owed_at_destroy_is_sent)
+{
+	owed_ack_is_sent(true);
+}
+
+Test(rc, ack_owed_at_reset_is_sent)
+{
+	owed_ack_is_sent(false);
 }
 
 /* A path MTU the link cannot carry loses frames; it must not hang. */
