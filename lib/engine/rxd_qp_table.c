@@ -32,11 +32,12 @@ rxd_qp_lookup(unsigned int port, uint32_t qpn)
 
 /* Frames of a QP leave through lib/net, which fills in the MAC. */
 static void
-qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rte_mbuf *m)
+qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rxd_net_hint *hint,
+	struct rte_mbuf *m)
 {
 	struct rxd_engine_port *ep = ctx;
 
-	rxd_net_output(ep->net, dgid, m);
+	rxd_net_output(ep->net, dgid, m, hint);
 }
 
 static void

@@ -141,5 +141,5 @@ rxd_net_ping(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 		rxd_ipv6_hdr(ip, sgid, dgid, len, 64);
 		rxd_put16(icmp + 2, rxd_icmp6_csum(ip, icmp, len));
 	}
-	return rxd_net_output(np, dgid, m);
+	return rxd_net_output(np, dgid, m, NULL);
 }

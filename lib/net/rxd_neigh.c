@@ -19,6 +19,14 @@ slot_of(const uint8_t ip[RXD_GID_LEN])
 	return rte_hash_crc(words, RXD_GID_LEN, 0) & (RXD_NEIGH_SLOTS - 1);
 }
 
+/* Hints taken before now are stale (0 stays "nothing noted"). */
+static void
+changed(struct rxd_net_port *np)
+{
+	if (++np->neigh_gen == 0)
+		np->neigh_gen = 1;
+}
+
 struct rxd_neigh *
 rxd_neigh_lookup(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 		 bool create)
@@ -44,6 +52,7 @@ rxd_neigh_lookup(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 		return NULL;
 	memset(n, 0, sizeof(*n));
 	memcpy(n->ip, ip, RXD_GID_LEN);
+	changed(np);
 	n->state = RXD_NEIGH_FAILED; /* caller starts resolution */
 	return n;
 }
@@ -54,6 +63,8 @@ rxd_neigh_confirm(struct rxd_net_port *np, struct rxd_neigh *n,
 {
 	uint8_t i;
 
+	if (!rte_is_same_ether_addr(&n->mac, mac))
+		changed(np);             /* hints of the old MAC are stale */
 	n->mac = *mac;
 	n->state = RXD_NEIGH_REACHABLE;
 	n->tries = 0;
@@ -86,6 +97,7 @@ fail(struct rxd_net_port *np, struct rxd_neigh *n, uint64_t now)
 	np->stats.resolve_failed++;
 	n->n_held = 0;
 	n->state = RXD_NEIGH_FAILED;
+	changed(np);
 	/* a new attempt may start after one retry interval */
 	n->deadline = now + np->hz / 1000 * RXD_NEIGH_RETRY_MS;
 }

@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 
 #include "rxd_config.h"
+#include "rxd_net_hint.h"
 #include "rxd_wire.h"
 
 #define RXD_MAX_GIDS 16
@@ -83,6 +84,7 @@ struct rxd_net_port {
 	uint8_t gids[RXD_MAX_GIDS][RXD_GID_LEN];
 	unsigned int n_gids;
 	struct rxd_neigh neigh[RXD_NEIGH_SLOTS];
+	uint32_t neigh_gen;            /**< moves when a MAC may have changed */
 	rxd_net_tx_fn tx;
 	void *tx_ctx;
 	uint64_t hz;                   /**< TSC ticks per second */
@@ -126,11 +128,15 @@ void rxd_net_input(struct rxd_net_port *np, struct rte_mbuf *m,
  * is sent now, or held until the next hop resolves (and then sent or
  * dropped).  Consumes m.
  *
+ * With a hint (one peer's, may be NULL) noted in the same table
+ * generation, the frame takes the hint's MAC without a lookup; a lookup
+ * that finds the MAC notes it in the hint.
+ *
  * @return 0 (sent or held), -EHOSTUNREACH (no route or resolution failed
  *   earlier), -ENOBUFS (too many frames held for that peer).
  */
 int rxd_net_output(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
-		   struct rte_mbuf *m);
+		   struct rte_mbuf *m, struct rxd_net_hint *hint);
 
 /**
  * Look up (and if needed start resolving) the MAC of the next hop to dgid.

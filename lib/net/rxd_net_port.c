@@ -66,6 +66,7 @@ rxd_net_port_init(struct rxd_net_port *np, const struct rxd_conf_port *c,
 	np->tx = tx;
 	np->tx_ctx = ctx;
 	np->hz = rte_get_tsc_hz();
+	np->neigh_gen = 1;             /* a zeroed hint notes nothing */
 	link_local_gid(gid, mac);
 	add_addr(np, gid, 64);
 	for (i = 0; i < c->n_addrs; i++) {
@@ -238,13 +239,23 @@ rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 
 int
 rxd_net_output(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
-	       struct rte_mbuf *m)
+	       struct rte_mbuf *m, struct rxd_net_hint *hint)
 {
 	struct rte_ether_addr mac;
 	struct rxd_neigh *n;
-	int rc = rxd_net_resolve(np, dgid, &mac);
+	int rc;
 
+	if (hint != NULL && hint->gen == np->neigh_gen) {
+		rxd_net_frame_set_dmac(m, &hint->mac);
+		np->tx(np->tx_ctx, m);
+		return 0;
+	}
+	rc = rxd_net_resolve(np, dgid, &mac);
 	if (rc == 0) {
+		if (hint != NULL) {
+			hint->mac = mac;
+			hint->gen = np->neigh_gen;
+		}
 		rxd_net_frame_set_dmac(m, &mac);
 		np->tx(np->tx_ctx, m);
 		return 0;

@@ -137,6 +137,7 @@ build_template(struct rxd_rc *rc)
 	t->udp_sport = (uint16_t)(0xc000 | ((rc->qp->qpn * 0x9e37u) & 0x3fff));
 	t->pkey = RXD_DEFAULT_PKEY;
 	t->dqpn = a->dest_qp_num;
+	rc->peer.gen = 0;        /* a new peer: nothing noted about it yet */
 	/* UD has no path MTU: a message is one packet, checked at post */
 	rc->mtu = rc->qp->type == IBV_QPT_UD ? RXD_MAX_PMTU :
 		128u << a->path_mtu;

@@ -47,6 +47,7 @@ struct rxd_rc {
 	struct rxd_rc *next_timer;
 	bool on_timer_list;
 	struct rxd_pkt tmpl;       /**< headers common to the QP's frames */
+	struct rxd_net_hint peer;  /**< RC/UC: where the last frame went */
 	uint32_t mtu;
 	/* requester */
 	struct rxd_swqe *win;

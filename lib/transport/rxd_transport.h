@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "rxd/rxd.h"
+#include "rxd_net_hint.h"
 #include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
@@ -20,9 +21,10 @@ struct rxd_rc;
 
 /** How a QP's frames leave: the engine's hook, and where mbufs come from. */
 struct rxd_xmit {
-	/** Send a frame whose Ethernet destination is filled in by the hook. */
+	/** Send a frame whose Ethernet destination is filled in by the hook;
+	 *  hint (NULL for UD) keeps the connected peer's MAC between frames. */
 	void (*send)(void *ctx, const uint8_t dgid[RXD_GID_LEN],
-		     struct rte_mbuf *m);
+		     struct rxd_net_hint *hint, struct rte_mbuf *m);
 	void *ctx;
 	struct rte_mempool *pool;
 	uint8_t smac[RXD_ETH_ALEN];

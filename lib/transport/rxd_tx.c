@@ -43,7 +43,8 @@ rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m)
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	rc->cnt.tx_pkts++;
-	rc->x.send(rc->x.ctx, pkt->dgid, m);
+	rc->x.send(rc->x.ctx, pkt->dgid,
+		   rc->qp->type == IBV_QPT_UD ? NULL : &rc->peer, m);
 }
 
 static void
