@@ -167,7 +167,11 @@ rxd_fault_set(unsigned int port, enum rxd_dir dir,
 	    fault->dup > 1 || fault->reorder < 0 || fault->reorder > 1 ||
 	    fault->corrupt < 0 || fault->corrupt > 1 ||
 	    fault->drop_opcode > 255)
-		return rxd_stack_fail(EINVAL, "fault rates must be 0..1");
+		return rxd_stack_fail(EINVAL, "fault rates must be 0..1 and "
+				      "drop_opcode at most 255");
+	if (fault->only_qpn > RXD_QPN_MASK)
+		return rxd_stack_fail(EINVAL, "fault only_qpn %u is not a "
+				      "24-bit QP number", fault->only_qpn);
 	a.f = dir == RXD_DIR_RX ? &rxd_stk.ports[port].fault_rx :
 		&rxd_stk.ports[port].fault_tx;
 	return rxd_engine_call(e, fault_cmd, &a);

@@ -213,6 +213,17 @@ Test(net_ring, faults_for_one_qp_spare_other_frames)
 	cr_assert_eq(c0.fault_rx_cut + c1.fault_rx_cut, 0);
 }
 
+Test(net_ring, fault_for_a_qpn_above_24_bits_is_refused)
+{
+	struct rxd_conf_fault f = { .drop = 0.5, .drop_opcode = -1,
+				    .only_qpn = 0x1000000 };
+
+	cr_assert_eq(rxd_fault_set(0, RXD_DIR_RX, &f, 7), -1);
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_not_null(strstr(rxd_last_error(), "only_qpn"));
+	check_resolve("10.0.0.2");     /* nothing was applied: no loss */
+}
+
 Test(net_ring, unreachable_neighbour_fails)
 {
 	struct rxd_port_counters c;
