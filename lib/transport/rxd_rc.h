@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "rxd_mr.h"
+#include "rxd_net_hint.h"
 #include "rxd_transport.h"
 
 #define RXD_REQ_BUDGET 64          /* packets per QP per engine pass */

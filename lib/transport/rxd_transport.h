@@ -13,11 +13,11 @@
 #include <rte_mbuf.h>
 
 #include "rxd/rxd.h"
-#include "rxd_net_hint.h"
 #include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
 struct rxd_rc;
+struct rxd_net_hint;           /* lib/net: a peer's MAC, kept per QP */
 
 /** How a QP's frames leave: the engine's hook, and where mbufs come from. */
 struct rxd_xmit {
