@@ -60,20 +60,40 @@ rdma_create_event_channel(void)
 	return &ch->ch;
 }
 
+static void
+channel_free(struct rxd_cm_channel *ch)
+{
+	close(ch->ch.fd);
+	free(ch);
+}
+
+/*
+ * A thread may still wait in rdma_get_cm_event() (rping's CM thread does
+ * while its main thread tears down).  librdmacm's reader stays blocked in
+ * read() on the fd and never looks at the channel again; here the channel
+ * is marked dead and left to the last waiter, which frees it and stays
+ * blocked too.
+ */
 void
 rdma_destroy_event_channel(struct rdma_event_channel *channel)
 {
 	struct rxd_cm_channel *ch = chan(channel);
 	struct rxd_cm_event *e;
+	bool waited;
 
 	if (channel == NULL)
 		return;
+	pthread_mutex_lock(&rxd_cm.lock);
 	while ((e = ch->head) != NULL) {
 		ch->head = e->next;
 		free(e);
 	}
-	close(ch->ch.fd);
-	free(ch);
+	ch->tail = NULL;
+	ch->dead = true;
+	waited = ch->waiters > 0;
+	pthread_mutex_unlock(&rxd_cm.lock);
+	if (!waited)
+		channel_free(ch);
 }
 
 struct rdma_cm_event *
@@ -161,20 +181,37 @@ rxd_cm_event_take(struct rxd_cm_channel *ch, struct rdma_cm_event **ev)
 {
 	struct pollfd pfd = { .fd = ch->ch.fd, .events = POLLIN };
 	struct rxd_cm_event *e;
+	bool last;
+	int rc;
 
 	for (;;) {
 		pthread_mutex_lock(&rxd_cm.lock);
 		e = pop(ch);
-		pthread_mutex_unlock(&rxd_cm.lock);
 		if (e != NULL) {
+			pthread_mutex_unlock(&rxd_cm.lock);
 			*ev = &e->ev;
 			return 0;
 		}
 		if (fcntl(ch->ch.fd, F_GETFL) & O_NONBLOCK) {
+			pthread_mutex_unlock(&rxd_cm.lock);
 			errno = EAGAIN;
 			return -1;
 		}
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		ch->waiters++;
+		pthread_mutex_unlock(&rxd_cm.lock);
+		rc = poll(&pfd, 1, -1);
+		pthread_mutex_lock(&rxd_cm.lock);
+		ch->waiters--;
+		if (ch->dead) {
+			last = ch->waiters == 0;
+			pthread_mutex_unlock(&rxd_cm.lock);
+			if (last)
+				channel_free(ch);
+			for (;;)
+				pause();
+		}
+		pthread_mutex_unlock(&rxd_cm.lock);
+		if (rc < 0 && errno != EINTR)
 			return -1;
 	}
 }

@@ -120,6 +120,8 @@ struct rxd_cm_event {
 struct rxd_cm_channel {
 	struct rdma_event_channel ch;  /**< fd: eventfd, readable iff queued */
 	struct rxd_cm_event *head, *tail;
+	unsigned int waiters;          /**< threads waiting in its poll() */
+	bool dead;                     /**< destroyed while some waited */
 };
 
 /** Everything the CM knows; `lock` guards ids, channels, states. */
