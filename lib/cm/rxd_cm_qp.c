@@ -177,6 +177,33 @@ free_cqs(struct rxd_cm_id *c)
 	c->own_cqs = false;
 }
 
+/*
+ * The CM thread moves an id's QP (to RTR/RTS on a REP or RTU, to ERR on a
+ * DREQ) under rxd_cm.lock, so the program publishes and withdraws id->qp
+ * under that lock: once detached, no CM handler can reach a QP being
+ * destroyed.
+ */
+static void
+attach(struct rxd_cm_id *c, struct ibv_qp *qp)
+{
+	pthread_mutex_lock(&rxd_cm.lock);
+	c->id.qp = qp;
+	pthread_mutex_unlock(&rxd_cm.lock);
+}
+
+static void
+detach_and_destroy(struct rxd_cm_id *c)
+{
+	struct ibv_qp *qp;
+
+	pthread_mutex_lock(&rxd_cm.lock);
+	qp = c->id.qp;
+	c->id.qp = NULL;
+	pthread_mutex_unlock(&rxd_cm.lock);
+	if (qp != NULL)
+		ibv_destroy_qp(qp);
+}
+
 /* A UD QP is usable at once: RTR and RTS need nothing from the peer. */
 static int
 bring_up(struct rxd_cm_id *c)
@@ -197,6 +224,7 @@ rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 {
 	struct rxd_cm_id *c = rxd_cm_id(id);
 	struct ibv_qp_init_attr a;
+	struct ibv_qp *qp;
 	int rc = 0;
 
 	if (id->verbs == NULL || qp_init_attr == NULL ||
@@ -211,13 +239,15 @@ rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 		rc = own_cqs(c, &a);
 	if (rc == 0) {
 		id->qp_type = a.qp_type;
-		id->qp = ibv_create_qp(pd, &a);
-		rc = id->qp == NULL ? errno : bring_up(c);
+		qp = ibv_create_qp(pd, &a);
+		rc = qp == NULL ? errno : 0;
+	}
+	if (rc == 0) {
+		attach(c, qp);
+		rc = bring_up(c);
 	}
 	if (rc != 0) {
-		if (id->qp != NULL)
-			ibv_destroy_qp(id->qp);
-		id->qp = NULL;
+		detach_and_destroy(c);
 		free_cqs(c);
 		errno = rc;
 		return -1;
@@ -257,9 +287,7 @@ rdma_destroy_qp(struct rdma_cm_id *id)
 {
 	struct rxd_cm_id *c = rxd_cm_id(id);
 
-	if (id->qp != NULL)
-		ibv_destroy_qp(id->qp);
-	id->qp = NULL;
+	detach_and_destroy(c);
 	c->qp_made = false;
 	free_cqs(c);
 }

@@ -9,8 +9,12 @@
  * the same steps.  Messages carry the connection number and are checked
  * byte for byte.
  *
+ * With "both-disconnect" each side disconnects as soon as it has the
+ * other's message and destroys its QP at once, before DISCONNECTED, as
+ * rping does: the two DREQs cross, and each arrives for a QP already gone.
+ *
  * Usage: cm-flow EAL-ARGS -- [RXD-OPTS] server|client ADDR PORT
- *        [CONNECTIONS] [expect-reject|expect-addr-error]
+ *        [CONNECTIONS] [expect-reject|expect-addr-error|both-disconnect]
  * Exit 0 when every connection exchanged its messages (or the expected
  * failure event came with the expected status), 1 otherwise.
  */
@@ -152,8 +156,14 @@ exchange(struct rdma_cm_id *id)
 		exit(1);
 	}
 	printf("connection %u: received \"%s\"\n", c->no, c->recv_buf);
-	if (!server && rdma_disconnect(id) != 0)
+	if (!strcmp(expect, "both-disconnect")) {
+		/* the peer's DREQ may have come first: EINVAL then */
+		if (rdma_disconnect(id) != 0 && errno != EINVAL)
+			die("rdma_disconnect");
+		rdma_destroy_qp(id);
+	} else if (!server && rdma_disconnect(id) != 0) {
 		die("rdma_disconnect");
+	}
 }
 
 static void
@@ -290,7 +300,7 @@ main(int argc, char **argv)
 	if (argc < 4 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
 		fprintf(stderr, "usage: cm-flow EAL -- [RXD options] server|client "
 			"ADDR PORT [CONNECTIONS] [expect-reject|"
-			"expect-addr-error]\n");
+			"expect-addr-error|both-disconnect]\n");
 		return 1;
 	}
 	server = !strcmp(argv[1], "server");
