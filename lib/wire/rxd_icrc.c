@@ -21,8 +21,12 @@
 #include "rxd_wire.h"
 
 #define CRC32_POLY 0xedb88320u
+#define CRC32_POLY_FULL 0x104c11db7ull  /* P, normal bit order */
 #define CLMUL_MIN_LEN 64
 #define VCLMUL_MIN_LEN 256
+#define ICRC_LRH_LEN 8     /* the 0xFF bytes standing in for the IB LRH */
+#define ICRC_HDR_MAX (RXD_IPV6_HLEN + RXD_UDP_HLEN + RXD_BTH_LEN)
+#define ICRC_PREFIX_MAX (ICRC_LRH_LEN + ICRC_HDR_MAX + 15)
 
 static uint32_t crc_table[8][256];
 
@@ -86,36 +90,75 @@ crc_table_build(void)
  * its low qword (the high-degree half) times x^(D+64) and its high qword
  * times x^D, each reduced mod P; pclmulqdq of two reflected operands lands
  * one bit short, hence the constants x^(D+63) and x^(D-1) mod P, reflected
- * into bits 32..63.  The CRC state is XORed into the first 4 bytes; the
- * folded 16 bytes followed by the unfolded tail have the CRC of the whole
- * buffer, which the table code finishes (no Barrett reduction needed).
+ * into bits 32..63.  The CRC state is XORed into the first 4 bytes.
+ *
+ * What is left is one pending block X (the state of everything before it
+ * folded in) and a tail of under 16 bytes.  The CRC register after X is
+ * M(X) x^32 mod P.  reduce() splits X into 32-bit chunks c0..c3 (c0 of
+ * highest degree), sums c0 x^128 + c1 x^96 + c2 x^64 (each chunk times
+ * x^n mod P) + c3 x^32, a polynomial U of degree 63 at most, and takes U
+ * mod P by Barrett: q = floor(floor(U / x^32) mu / x^32), with mu =
+ * floor(x^64 / P), and U mod P = U - qP.  Those operands are reflected
+ * into bits 0..32 ("k33": bit i is the coefficient of x^(32-i)), so each
+ * product lands with bit k the coefficient of x^(63-k), as U is held.
  */
 static uint64_t k_fold1[2];   /* D = 128:  x^191, x^127 */
 static uint64_t k_fold4[2];   /* D = 512:  x^575, x^511 */
 static uint64_t k_fold16[2];  /* D = 2048: x^2111, x^2047 */
+static uint64_t k_chunk[2];   /* x^128, x^64 mod P (k33) */
+static uint64_t k_chunk1[2];  /* x^96 mod P (k33), 0 */
+static uint64_t k_barrett[2]; /* mu, P (k33) */
 
+/* x^n mod P, normal bit order (bit j: coefficient of x^j). */
 static uint64_t
-xn_mod_p_reflected(unsigned int n)
+xn_mod_p(unsigned int n)
 {
-	uint64_t r = 1, k = 0;
+	uint64_t r = 1;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		r <<= 1;
 		if (r & (1ull << 32))
-			r ^= 0x104c11db7ull; /* P, normal bit order */
+			r ^= CRC32_POLY_FULL;
 	}
-	for (i = 0; i < 32; i++)
-		if (r & (1ull << i))
-			k |= 1ull << (63 - i);
-	return k;
+	return r;
+}
+
+/* floor(x^64 / P), normal bit order (degree 32): long division. */
+static uint64_t
+mu_of_p(void)
+{
+	uint64_t q = 0, r = 0;
+	int b;
+
+	for (b = 64; b >= 0; b--) {
+		r = r << 1 | (b == 64);
+		if (r & (1ull << 32)) {
+			r ^= CRC32_POLY_FULL;
+			q |= 1ull << b;
+		}
+	}
+	return q;
+}
+
+/* Reflect a polynomial of degree <= width-1 (bit j -> bit width-1-j). */
+static uint64_t
+reflect(uint64_t v, unsigned int width)
+{
+	uint64_t r = 0;
+	unsigned int j;
+
+	for (j = 0; j < width; j++)
+		if (v & (1ull << j))
+			r |= 1ull << (width - 1 - j);
+	return r;
 }
 
 static void
 fold_constants(uint64_t k[2], unsigned int distance)
 {
-	k[0] = xn_mod_p_reflected(distance + 63);
-	k[1] = xn_mod_p_reflected(distance - 1);
+	k[0] = reflect(xn_mod_p(distance + 63), 64);
+	k[1] = reflect(xn_mod_p(distance - 1), 64);
 }
 
 #define CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
@@ -135,33 +178,58 @@ load128(const uint8_t *p)
 	return _mm_loadu_si128((const __m128i *)p);
 }
 
-/* Fold 4 consecutive blocks and the rest of the buffer into the CRC. */
+/* The CRC register after the pending block x (see above). */
 CLMUL_TARGET static inline uint32_t
-clmul_finish(__m128i x0, __m128i x1, __m128i x2, __m128i x3,
-	     const uint8_t *p, size_t len)
+reduce(__m128i x)
+{
+	const __m128i lo32 = _mm_set_epi32(0, -1, 0, -1);
+	const __m128i kc = load128((const uint8_t *)k_chunk);
+	const __m128i kb = load128((const uint8_t *)k_barrett);
+	__m128i c02 = _mm_and_si128(x, lo32);     /* c0, c2 */
+	__m128i c13 = _mm_srli_epi64(x, 32);      /* c1, c3 */
+	__m128i u, q;
+
+	u = _mm_xor_si128(fold(c02, kc), _mm_clmulepi64_si128(
+		c13, load128((const uint8_t *)k_chunk1), 0x00));
+	u = _mm_xor_si128(u, _mm_srli_si128(c13, 8));
+	q = _mm_clmulepi64_si128(_mm_and_si128(u, lo32), kb, 0x00);
+	q = _mm_clmulepi64_si128(_mm_and_si128(q, lo32), kb, 0x10);
+	return (uint32_t)_mm_extract_epi32(_mm_xor_si128(u, q), 1);
+}
+
+/* Fold len bytes at p (whole blocks first, then the tail) after x. */
+CLMUL_TARGET static inline uint32_t
+clmul_tail(__m128i x, const uint8_t *p, size_t len)
 {
 	const __m128i k1 = load128((const uint8_t *)k_fold1);
-	uint8_t last[16];
-	uint32_t state;
+
+	for (; len >= 16; p += 16, len -= 16)
+		x = _mm_xor_si128(fold(x, k1), load128(p));
+	return crc32_table_update(reduce(x), p, len);
+}
+
+/* Four lanes of consecutive blocks into one pending block. */
+CLMUL_TARGET static inline __m128i
+merge4(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
+{
+	const __m128i k1 = load128((const uint8_t *)k_fold1);
 
 	x0 = _mm_xor_si128(fold(x0, k1), x1);
 	x0 = _mm_xor_si128(fold(x0, k1), x2);
-	x0 = _mm_xor_si128(fold(x0, k1), x3);
-	for (; len >= 16; p += 16, len -= 16)
-		x0 = _mm_xor_si128(fold(x0, k1), load128(p));
-	_mm_storeu_si128((__m128i *)last, x0);
-	state = crc32_table_update(0, last, sizeof(last));
-	return crc32_table_update(state, p, len);
+	return _mm_xor_si128(fold(x0, k1), x3);
 }
 
-/* len >= CLMUL_MIN_LEN: 4 x 16 bytes per step. */
+/* The bytes at p follow the pending block x: 4 x 16 bytes per step. */
 CLMUL_TARGET static uint32_t
-crc32_clmul_update(uint32_t state, const uint8_t *p, size_t len)
+clmul_continue(__m128i x, const uint8_t *p, size_t len)
 {
 	const __m128i k4 = load128((const uint8_t *)k_fold4);
 	__m128i x0, x1, x2, x3;
 
-	x0 = _mm_xor_si128(load128(p), _mm_cvtsi32_si128((int)state));
+	if (len < 64)
+		return clmul_tail(x, p, len);
+	x0 = _mm_xor_si128(load128(p), fold(x, load128(
+		(const uint8_t *)k_fold1)));
 	x1 = load128(p + 16);
 	x2 = load128(p + 32);
 	x3 = load128(p + 48);
@@ -171,7 +239,7 @@ crc32_clmul_update(uint32_t state, const uint8_t *p, size_t len)
 		x2 = _mm_xor_si128(fold(x2, k4), load128(p + 32));
 		x3 = _mm_xor_si128(fold(x3, k4), load128(p + 48));
 	}
-	return clmul_finish(x0, x1, x2, x3, p, len);
+	return clmul_tail(merge4(x0, x1, x2, x3), p, len);
 }
 
 /* Fold the four 16-byte lanes of x by k and XOR y in. */
@@ -189,9 +257,9 @@ load512(const uint8_t *p)
 	return _mm512_loadu_si512((const void *)p);
 }
 
-/* len >= VCLMUL_MIN_LEN: 4 x 64 bytes per step. */
+/* As clmul_continue, 4 x 64 bytes per step; len >= VCLMUL_MIN_LEN. */
 VCLMUL_TARGET static uint32_t
-crc32_vclmul_update(uint32_t state, const uint8_t *p, size_t len)
+vclmul_continue(__m128i x, const uint8_t *p, size_t len)
 {
 	const __m512i k16 = _mm512_broadcast_i32x4(load128(
 		(const uint8_t *)k_fold16));
@@ -200,8 +268,9 @@ crc32_vclmul_update(uint32_t state, const uint8_t *p, size_t len)
 	__m512i z0, z1, z2, z3;
 	__m128i x0, x1, x2, x3;
 
+	x = fold(x, load128((const uint8_t *)k_fold1));
 	z0 = _mm512_xor_si512(load512(p), _mm512_inserti32x4(
-		_mm512_setzero_si512(), _mm_cvtsi32_si128((int)state), 0));
+		_mm512_setzero_si512(), x, 0));
 	z1 = load512(p + 64);
 	z2 = load512(p + 128);
 	z3 = load512(p + 192);
@@ -222,9 +291,49 @@ crc32_vclmul_update(uint32_t state, const uint8_t *p, size_t len)
 	x3 = _mm512_extracti32x4_epi32(z0, 3);
 	/* Clean upper state: legacy-SSE code (DPDK's) slows down after us. */
 	_mm256_zeroupper();
-	return clmul_finish(x0, x1, x2, x3, p, len);
+	return clmul_tail(merge4(x0, x1, x2, x3), p, len);
 }
 
+/* After the pending block x, with the fastest implementation in use. */
+static inline uint32_t
+continue_after(__m128i x, const uint8_t *p, size_t len)
+{
+	if (crc_impl == RXD_CRC32_VCLMUL && len >= VCLMUL_MIN_LEN)
+		return vclmul_continue(x, p, len);
+	return clmul_continue(x, p, len);
+}
+
+/* len >= CLMUL_MIN_LEN. */
+CLMUL_TARGET static uint32_t
+crc32_clmul_update(uint32_t state, const uint8_t *p, size_t len)
+{
+	return continue_after(_mm_xor_si128(load128(p),
+		_mm_cvtsi32_si128((int)state)), p + 16, len - 16);
+}
+
+/*
+ * The masked headers (after the state's 0xFF bytes) are the first whole
+ * blocks, topped up from the payload; one fold chain runs over both.
+ */
+CLMUL_TARGET static uint32_t
+icrc_clmul(const uint8_t *masked, uint32_t mlen, const uint8_t *rest,
+	   uint32_t rlen)
+{
+	uint8_t blk[ICRC_PREFIX_MAX];
+	uint32_t n = (mlen + 15) & ~15u, top = n - mlen, i;
+	__m128i x;
+
+	if (top > rlen)
+		return crc32_table_update(crc32_table_update(0xffffffffu,
+			masked, mlen), rest, rlen);
+	memcpy(blk, masked, mlen);
+	memcpy(blk + mlen, rest, top);
+	x = _mm_xor_si128(load128(blk), _mm_cvtsi32_si128(-1));
+	for (i = 16; i < n; i += 16)
+		x = _mm_xor_si128(fold(x, load128(
+			(const uint8_t *)k_fold1)), load128(blk + i));
+	return continue_after(x, rest + top, rlen - top);
+}
 static bool
 cpu_has(enum rxd_crc32_impl impl)
 {
@@ -249,6 +358,11 @@ crc_clmul_init(void)
 	fold_constants(k_fold1, 128);
 	fold_constants(k_fold4, 512);
 	fold_constants(k_fold16, 2048);
+	k_chunk[0] = reflect(xn_mod_p(128), 33);
+	k_chunk[1] = reflect(xn_mod_p(64), 33);
+	k_chunk1[0] = reflect(xn_mod_p(96), 33);
+	k_barrett[0] = reflect(mu_of_p(), 33);
+	k_barrett[1] = reflect(CRC32_POLY_FULL, 33);
 	__builtin_cpu_init();
 	if (cpu_has(RXD_CRC32_VCLMUL))
 		crc_impl = RXD_CRC32_VCLMUL;
@@ -272,8 +386,6 @@ uint32_t
 rxd_crc32_update(uint32_t state, const void *buf, size_t len)
 {
 #ifdef RXD_HAVE_CLMUL
-	if (crc_impl == RXD_CRC32_VCLMUL && len >= VCLMUL_MIN_LEN)
-		return crc32_vclmul_update(state, buf, len);
 	if (crc_impl != RXD_CRC32_TABLE && len >= CLMUL_MIN_LEN)
 		return crc32_clmul_update(state, buf, len);
 #endif
@@ -304,7 +416,7 @@ static uint32_t icrc_seed;
 static void __attribute__((constructor))
 crc_init(void)
 {
-	static const uint8_t lrh[8] = {
+	static const uint8_t lrh[ICRC_LRH_LEN] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
 	};
 
@@ -313,10 +425,10 @@ crc_init(void)
 	icrc_seed = crc32_table_update(0xffffffffu, lrh, sizeof(lrh));
 }
 
-uint32_t
-rxd_icrc_begin(const uint8_t *ip)
+/* Copy the IP, UDP and BTH headers to hdr, variant fields set to ones. */
+static uint32_t
+mask_headers(const uint8_t *ip, uint8_t *hdr)
 {
-	uint8_t hdr[RXD_IPV6_HLEN + RXD_UDP_HLEN + RXD_BTH_LEN];
 	uint32_t ip_len = (ip[0] >> 4) == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN;
 	uint8_t *udp = hdr + ip_len;
 	uint8_t *bth = udp + RXD_UDP_HLEN;
@@ -333,17 +445,33 @@ rxd_icrc_begin(const uint8_t *ip)
 	}
 	udp[6] = udp[7] = 0xff;               /* UDP checksum */
 	bth[4] = 0xff;                        /* FECN, BECN, resv6 */
-	return rxd_crc32_update(icrc_seed, hdr,
-				ip_len + RXD_UDP_HLEN + RXD_BTH_LEN);
+	return ip_len + RXD_UDP_HLEN + RXD_BTH_LEN;
+}
+
+uint32_t
+rxd_icrc_begin(const uint8_t *ip)
+{
+	uint8_t hdr[ICRC_HDR_MAX];
+
+	return rxd_crc32_update(icrc_seed, hdr, mask_headers(ip, hdr));
 }
 
 uint32_t
 rxd_icrc_compute(const uint8_t *ip, uint32_t len)
 {
-	uint32_t hlen = ((ip[0] >> 4) == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN) +
-		RXD_UDP_HLEN + RXD_BTH_LEN;
-	uint32_t state = rxd_icrc_begin(ip);
+	uint8_t pre[ICRC_LRH_LEN + ICRC_HDR_MAX];
+	uint32_t hlen;
 
-	state = rxd_crc32_update(state, ip + hlen, len - hlen);
-	return rxd_icrc_end(state);
+#ifdef RXD_HAVE_CLMUL
+	if (crc_impl != RXD_CRC32_TABLE) {
+		memset(pre, 0xff, ICRC_LRH_LEN);
+		hlen = mask_headers(ip, pre + ICRC_LRH_LEN);
+		return rxd_icrc_end(icrc_clmul(pre, ICRC_LRH_LEN + hlen,
+					       ip + hlen, len - hlen));
+	}
+#endif
+	hlen = mask_headers(ip, pre);
+	return rxd_icrc_end(crc32_table_update(
+		crc32_table_update(icrc_seed, pre, hlen), ip + hlen,
+		len - hlen));
 }
