@@ -43,19 +43,32 @@ put_l2(const struct rxd_pkt *pkt, uint8_t *p)
 	return p + 2;
 }
 
+/*
+ * The header checksum is summed from the fields, not read back from the
+ * frame: a 16-bit load over two byte stores just made cannot be forwarded
+ * from the store buffer and waited for them (8 % of the sender's time in
+ * a perf profile of write_bw).
+ */
 static uint8_t *
 put_ipv4(const struct rxd_pkt *pkt, uint8_t *ip, uint32_t udp_len)
 {
+	uint16_t total = (uint16_t)(RXD_IPV4_HLEN + udp_len);
+	uint16_t frag = pkt->ip_df ? 0x4000 : 0;
+	uint32_t sum = (0x45u << 8 | pkt->tos) + total + pkt->ip_id + frag +
+		((uint32_t)pkt->ttl << 8 | 17);
+
+	sum = rxd_csum_add(sum, pkt->sgid + 12, 4);
+	sum = rxd_csum_add(sum, pkt->dgid + 12, 4);
 	ip[0] = 0x45;
 	ip[1] = pkt->tos;
-	rxd_put16(ip + 2, (uint16_t)(RXD_IPV4_HLEN + udp_len));
+	rxd_put16(ip + 2, total);
 	rxd_put16(ip + 4, pkt->ip_id);
-	rxd_put16(ip + 6, pkt->ip_df ? 0x4000 : 0);
+	rxd_put16(ip + 6, frag);
 	ip[8] = pkt->ttl;
 	ip[9] = 17;
+	rxd_put16(ip + 10, rxd_csum_fold(sum));
 	memcpy(ip + 12, pkt->sgid + 12, 4);
 	memcpy(ip + 16, pkt->dgid + 12, 4);
-	rxd_put16(ip + 10, rxd_ipv4_csum(ip));
 	return ip + RXD_IPV4_HLEN;
 }
 
