@@ -324,6 +324,28 @@ rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 	return len == 0;
 }
 
+/*
+ * Where bytes off..off+len of the SGEs are, when they lie in one SGE whose
+ * MR allows local reads; NULL otherwise (rxd_rc_copy_sges then gathers
+ * them, or finds the fault).
+ */
+const uint8_t *
+rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
+		uint32_t len)
+{
+	const struct rxd_mr *mr;
+	uint32_t i;
+
+	for (i = 0; i < num_sge && off >= sge[i].length; i++)
+		off -= sge[i].length;
+	if (i == num_sge || sge[i].length - off < len)
+		return NULL;
+	mr = rxd_mr_find(sge[i].lkey);
+	if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, len, 0))
+		return NULL;
+	return rxd_mr_addr(mr, sge[i].addr + off);
+}
+
 void
 rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 		const struct ibv_wc *wc, uint32_t retired, bool solicited)

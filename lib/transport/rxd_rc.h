@@ -137,7 +137,8 @@ rxd_rc_outstanding(const struct rxd_rc *rc)
 /* rxd_tx.c */
 struct rte_mbuf *rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt,
 			      uint32_t payload_len, uint8_t **payload);
-void rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m);
+void rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
+		 const void *src);
 void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
 void rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn);
 void rxd_tx_ack_flush(struct rxd_rc *rc);
@@ -178,6 +179,8 @@ void rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline);
 void rxd_rc_to_error(struct rxd_rc *rc);
 bool rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge,
 		      uint32_t off, uint8_t *buf, uint32_t len, bool to_sge);
+const uint8_t *rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge,
+			       uint32_t off, uint32_t len);
 void rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 		     const struct ibv_wc *wc, uint32_t retired, bool solicited);
 

@@ -148,15 +148,21 @@ position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
 	return rc->qp->type == IBV_QPT_UC ? (uint8_t)(op + 0x20) : op;
 }
 
+/*
+ * Bytes off..off+len of a WQE's payload: *src when they lie in one place
+ * (the builder copies them), else gathered into dst here.
+ */
 static bool
-copy_payload(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
-	     uint32_t len)
+payload_of(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
+	   uint32_t len, const void **src)
 {
 	if (w->flags & IBV_SEND_INLINE) {
-		memcpy(dst, w->inline_data + off, len);
+		*src = w->inline_data + off;
 		return true;
 	}
-	return rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
+	*src = rxd_rc_sge_span(w->sge, w->num_sge, off, len);
+	return *src != NULL ||
+		rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
 }
 
 /* The PSN after packet p: a READ request takes its responses' PSNs. */
@@ -182,6 +188,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	const struct rxd_send_wqe *w = &s->w;
 	struct rxd_pkt p = rc->tmpl;
 	uint32_t off = idx * rc->mtu, len = 0;
+	const void *src = NULL;
 	struct rte_mbuf *m;
 	uint8_t *payload;
 	bool last;
@@ -215,11 +222,11 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	}
 	if (m == NULL)
 		return false;        /* no mbuf: try again on the next pass */
-	if (len && !copy_payload(w, off, payload, len)) {
+	if (len && !payload_of(w, off, payload, len, &src)) {
 		rte_pktmbuf_free(m);
 		return false;
 	}
-	rxd_tx_send(rc, &p, m);
+	rxd_tx_send(rc, &p, m, src);
 	sent_to(rc, next_psn(s, &p));
 	if (rc->deadline == 0 && rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);

@@ -42,6 +42,7 @@ respond_one(struct rxd_rc *rc, struct rxd_res *r)
 	struct rxd_pkt p = rc->tmpl;
 	uint32_t off = r->next * rc->mtu, len = 0;
 	struct rxd_mr *mr = NULL;
+	const void *src = NULL;
 	struct rte_mbuf *m;
 	uint8_t *payload;
 
@@ -67,9 +68,9 @@ respond_one(struct rxd_rc *rc, struct rxd_res *r)
 			r->next = r->npkts;
 			return true;
 		}
-		memcpy(payload, rxd_mr_addr(mr, r->va + off), len);
+		src = rxd_mr_addr(mr, r->va + off);
 	}
-	rxd_tx_send(rc, &p, m);
+	rxd_tx_send(rc, &p, m, src);
 	r->next++;
 	return true;
 }

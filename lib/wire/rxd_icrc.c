@@ -5,7 +5,10 @@
  * interface, chosen at start-up from the CPU flags: slicing-by-8 tables
  * (any CPU; also short buffers and tails), PCLMULQDQ folding of 4 x 16
  * bytes (x86, buffers of 64 bytes and more) and VPCLMULQDQ folding of
- * 4 x 64 bytes (x86 with AVX-512, 256 bytes and more).
+ * 4 x 64 bytes (x86 with AVX-512, 256 bytes and more).  With CLMUL, an
+ * ICRC is one fold chain over the masked headers and the payload, ended
+ * by a Barrett reduction; a frame being built has its payload copied in
+ * by that chain (rxd_icrc_copy).
  * doc/architecture.md ("ICRC") records why this is used instead of
  * rte_net_crc and how fast each is.
  */
@@ -26,7 +29,8 @@
 #define VCLMUL_MIN_LEN 256
 #define ICRC_LRH_LEN 8     /* the 0xFF bytes standing in for the IB LRH */
 #define ICRC_HDR_MAX (RXD_IPV6_HLEN + RXD_UDP_HLEN + RXD_BTH_LEN)
-#define ICRC_PREFIX_MAX (ICRC_LRH_LEN + ICRC_HDR_MAX + 15)
+#define ICRC_EXT_MAX 32    /* extension headers: AtomicETH (28) and less */
+#define ICRC_PREFIX_MAX (ICRC_LRH_LEN + ICRC_HDR_MAX + ICRC_EXT_MAX + 15)
 
 static uint32_t crc_table[8][256];
 
@@ -197,14 +201,35 @@ reduce(__m128i x)
 	return (uint32_t)_mm_extract_epi32(_mm_xor_si128(u, q), 1);
 }
 
+/*
+ * The folding loops below also copy what they fold when d, where the
+ * bytes at p go, is not NULL (rxd_icrc_copy): one pass over the data
+ * instead of a memcpy and a second pass.  ADVANCE never offsets NULL;
+ * callers pass a constant NULL or not, and inlining drops the stores from
+ * the plain CRC.
+ */
+#define ADVANCE(d, n) ((d) != NULL ? (d) + (n) : NULL)
+
+CLMUL_TARGET static inline __m128i
+take128(const uint8_t *p, uint8_t *d)
+{
+	__m128i v = load128(p);
+
+	if (d != NULL)
+		_mm_storeu_si128((__m128i *)d, v);
+	return v;
+}
+
 /* Fold len bytes at p (whole blocks first, then the tail) after x. */
 CLMUL_TARGET static inline uint32_t
-clmul_tail(__m128i x, const uint8_t *p, size_t len)
+clmul_tail(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	const __m128i k1 = load128((const uint8_t *)k_fold1);
 
-	for (; len >= 16; p += 16, len -= 16)
-		x = _mm_xor_si128(fold(x, k1), load128(p));
+	for (; len >= 16; p += 16, d = ADVANCE(d, 16), len -= 16)
+		x = _mm_xor_si128(fold(x, k1), take128(p, d));
+	if (d != NULL)
+		memcpy(d, p, len);
 	return crc32_table_update(reduce(x), p, len);
 }
 
@@ -220,26 +245,30 @@ merge4(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 }
 
 /* The bytes at p follow the pending block x: 4 x 16 bytes per step. */
-CLMUL_TARGET static uint32_t
-clmul_continue(__m128i x, const uint8_t *p, size_t len)
+CLMUL_TARGET static inline __attribute__((always_inline)) uint32_t
+clmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	const __m128i k4 = load128((const uint8_t *)k_fold4);
 	__m128i x0, x1, x2, x3;
 
 	if (len < 64)
-		return clmul_tail(x, p, len);
-	x0 = _mm_xor_si128(load128(p), fold(x, load128(
+		return clmul_tail(x, p, d, len);
+	x0 = _mm_xor_si128(take128(p, d), fold(x, load128(
 		(const uint8_t *)k_fold1)));
-	x1 = load128(p + 16);
-	x2 = load128(p + 32);
-	x3 = load128(p + 48);
-	for (p += 64, len -= 64; len >= 64; p += 64, len -= 64) {
-		x0 = _mm_xor_si128(fold(x0, k4), load128(p));
-		x1 = _mm_xor_si128(fold(x1, k4), load128(p + 16));
-		x2 = _mm_xor_si128(fold(x2, k4), load128(p + 32));
-		x3 = _mm_xor_si128(fold(x3, k4), load128(p + 48));
+	x1 = take128(p + 16, ADVANCE(d, 16));
+	x2 = take128(p + 32, ADVANCE(d, 32));
+	x3 = take128(p + 48, ADVANCE(d, 48));
+	for (p += 64, d = ADVANCE(d, 64), len -= 64; len >= 64;
+	     p += 64, d = ADVANCE(d, 64), len -= 64) {
+		x0 = _mm_xor_si128(fold(x0, k4), take128(p, d));
+		x1 = _mm_xor_si128(fold(x1, k4), take128(p + 16,
+							 ADVANCE(d, 16)));
+		x2 = _mm_xor_si128(fold(x2, k4), take128(p + 32,
+							 ADVANCE(d, 32)));
+		x3 = _mm_xor_si128(fold(x3, k4), take128(p + 48,
+							 ADVANCE(d, 48)));
 	}
-	return clmul_tail(merge4(x0, x1, x2, x3), p, len);
+	return clmul_tail(merge4(x0, x1, x2, x3), p, d, len);
 }
 
 /* Fold the four 16-byte lanes of x by k and XOR y in. */
@@ -252,14 +281,18 @@ fold512(__m512i x, __m512i k, __m512i y)
 }
 
 VCLMUL_TARGET static inline __m512i
-load512(const uint8_t *p)
+take512(const uint8_t *p, uint8_t *d)
 {
-	return _mm512_loadu_si512((const void *)p);
+	__m512i v = _mm512_loadu_si512((const void *)p);
+
+	if (d != NULL)
+		_mm512_storeu_si512(d, v);
+	return v;
 }
 
 /* As clmul_continue, 4 x 64 bytes per step; len >= VCLMUL_MIN_LEN. */
-VCLMUL_TARGET static uint32_t
-vclmul_continue(__m128i x, const uint8_t *p, size_t len)
+VCLMUL_TARGET static inline __attribute__((always_inline)) uint32_t
+vclmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	const __m512i k16 = _mm512_broadcast_i32x4(load128(
 		(const uint8_t *)k_fold16));
@@ -269,29 +302,54 @@ vclmul_continue(__m128i x, const uint8_t *p, size_t len)
 	__m128i x0, x1, x2, x3;
 
 	x = fold(x, load128((const uint8_t *)k_fold1));
-	z0 = _mm512_xor_si512(load512(p), _mm512_inserti32x4(
+	z0 = _mm512_xor_si512(take512(p, d), _mm512_inserti32x4(
 		_mm512_setzero_si512(), x, 0));
-	z1 = load512(p + 64);
-	z2 = load512(p + 128);
-	z3 = load512(p + 192);
-	for (p += 256, len -= 256; len >= 256; p += 256, len -= 256) {
-		z0 = fold512(z0, k16, load512(p));
-		z1 = fold512(z1, k16, load512(p + 64));
-		z2 = fold512(z2, k16, load512(p + 128));
-		z3 = fold512(z3, k16, load512(p + 192));
+	z1 = take512(p + 64, ADVANCE(d, 64));
+	z2 = take512(p + 128, ADVANCE(d, 128));
+	z3 = take512(p + 192, ADVANCE(d, 192));
+	for (p += 256, d = ADVANCE(d, 256), len -= 256; len >= 256;
+	     p += 256, d = ADVANCE(d, 256), len -= 256) {
+		z0 = fold512(z0, k16, take512(p, d));
+		z1 = fold512(z1, k16, take512(p + 64, ADVANCE(d, 64)));
+		z2 = fold512(z2, k16, take512(p + 128, ADVANCE(d, 128)));
+		z3 = fold512(z3, k16, take512(p + 192, ADVANCE(d, 192)));
 	}
 	z0 = fold512(z0, k4, z1);
 	z0 = fold512(z0, k4, z2);
 	z0 = fold512(z0, k4, z3);
-	for (; len >= 64; p += 64, len -= 64)
-		z0 = fold512(z0, k4, load512(p));
+	for (; len >= 64; p += 64, d = ADVANCE(d, 64), len -= 64)
+		z0 = fold512(z0, k4, take512(p, d));
 	x0 = _mm512_extracti32x4_epi32(z0, 0);
 	x1 = _mm512_extracti32x4_epi32(z0, 1);
 	x2 = _mm512_extracti32x4_epi32(z0, 2);
 	x3 = _mm512_extracti32x4_epi32(z0, 3);
 	/* Clean upper state: legacy-SSE code (DPDK's) slows down after us. */
 	_mm256_zeroupper();
-	return clmul_tail(merge4(x0, x1, x2, x3), p, len);
+	return clmul_tail(merge4(x0, x1, x2, x3), p, d, len);
+}
+
+VCLMUL_TARGET static uint32_t
+vclmul_fold(__m128i x, const uint8_t *p, size_t len)
+{
+	return vclmul_continue(x, p, NULL, len);
+}
+
+VCLMUL_TARGET static uint32_t
+vclmul_fold_copy(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
+{
+	return vclmul_continue(x, p, d, len);
+}
+
+CLMUL_TARGET static uint32_t
+clmul_fold(__m128i x, const uint8_t *p, size_t len)
+{
+	return clmul_continue(x, p, NULL, len);
+}
+
+CLMUL_TARGET static uint32_t
+clmul_fold_copy(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
+{
+	return clmul_continue(x, p, d, len);
 }
 
 /* After the pending block x, with the fastest implementation in use. */
@@ -299,8 +357,8 @@ static inline uint32_t
 continue_after(__m128i x, const uint8_t *p, size_t len)
 {
 	if (crc_impl == RXD_CRC32_VCLMUL && len >= VCLMUL_MIN_LEN)
-		return vclmul_continue(x, p, len);
-	return clmul_continue(x, p, len);
+		return vclmul_fold(x, p, len);
+	return clmul_fold(x, p, len);
 }
 
 /* len >= CLMUL_MIN_LEN. */
@@ -311,29 +369,76 @@ crc32_clmul_update(uint32_t state, const uint8_t *p, size_t len)
 		_mm_cvtsi32_si128((int)state)), p + 16, len - 16);
 }
 
+/* Fold n bytes of whole blocks at blk, the initial state ~0 in the first. */
+CLMUL_TARGET static inline __m128i
+fold_blocks(const uint8_t *blk, uint32_t n)
+{
+	const __m128i k1 = load128((const uint8_t *)k_fold1);
+	__m128i x = _mm_xor_si128(load128(blk), _mm_cvtsi32_si128(-1));
+	uint32_t i;
+
+	for (i = 16; i < n; i += 16)
+		x = _mm_xor_si128(fold(x, k1), load128(blk + i));
+	return x;
+}
+
 /*
  * The masked headers (after the state's 0xFF bytes) are the first whole
  * blocks, topped up from the payload; one fold chain runs over both.
+ * Without payload enough to top them up, the whole blocks are folded and
+ * the rest goes through the table.
  */
 CLMUL_TARGET static uint32_t
 icrc_clmul(const uint8_t *masked, uint32_t mlen, const uint8_t *rest,
 	   uint32_t rlen)
 {
 	uint8_t blk[ICRC_PREFIX_MAX];
-	uint32_t n = (mlen + 15) & ~15u, top = n - mlen, i;
+	uint32_t n = (mlen + 15) & ~15u, top = n - mlen;
 	__m128i x;
 
-	if (top > rlen)
-		return crc32_table_update(crc32_table_update(0xffffffffu,
-			masked, mlen), rest, rlen);
+	if (top > rlen) {
+		n = mlen & ~15u;
+		top = 0;
+	}
 	memcpy(blk, masked, mlen);
-	memcpy(blk + mlen, rest, top);
-	x = _mm_xor_si128(load128(blk), _mm_cvtsi32_si128(-1));
-	for (i = 16; i < n; i += 16)
-		x = _mm_xor_si128(fold(x, load128(
-			(const uint8_t *)k_fold1)), load128(blk + i));
+	if (top != 0)
+		memcpy(blk + mlen, rest, top);
+	x = fold_blocks(blk, n);
+	if (n < mlen)
+		return crc32_table_update(crc32_table_update(reduce(x),
+			blk + n, mlen - n), rest, rlen);
+	if (rlen == top)
+		return reduce(x);
 	return continue_after(x, rest + top, rlen - top);
 }
+
+/*
+ * The same chain for a frame being built: the payload is copied from src
+ * to dst as it is folded.  The prefix (0xFF bytes, masked headers and the
+ * extension headers) is topped up to whole blocks from src; those bytes
+ * are copied to dst first.
+ */
+CLMUL_TARGET static uint32_t
+icrc_clmul_copy(const uint8_t *pre, uint32_t mlen, uint8_t *dst,
+		const uint8_t *src, uint32_t len)
+{
+	uint8_t blk[ICRC_PREFIX_MAX];
+	uint32_t n = (mlen + 15) & ~15u, top = n - mlen;
+	__m128i x;
+
+	if (top > len) {
+		memcpy(dst, src, len);
+		return icrc_clmul(pre, mlen, dst, len);
+	}
+	memcpy(blk, pre, mlen);
+	memcpy(blk + mlen, src, top);
+	memcpy(dst, src, top);
+	x = fold_blocks(blk, n);
+	if (crc_impl == RXD_CRC32_VCLMUL && len - top >= VCLMUL_MIN_LEN)
+		return vclmul_fold_copy(x, src + top, dst + top, len - top);
+	return clmul_fold_copy(x, src + top, dst + top, len - top);
+}
+
 static bool
 cpu_has(enum rxd_crc32_impl impl)
 {
@@ -451,9 +556,44 @@ mask_headers(const uint8_t *ip, uint8_t *hdr)
 uint32_t
 rxd_icrc_begin(const uint8_t *ip)
 {
-	uint8_t hdr[ICRC_HDR_MAX];
+	uint8_t pre[ICRC_LRH_LEN + ICRC_HDR_MAX];
 
-	return rxd_crc32_update(icrc_seed, hdr, mask_headers(ip, hdr));
+#ifdef RXD_HAVE_CLMUL
+	if (crc_impl != RXD_CRC32_TABLE) {
+		memset(pre, 0xff, ICRC_LRH_LEN);
+		return icrc_clmul(pre, ICRC_LRH_LEN +
+				  mask_headers(ip, pre + ICRC_LRH_LEN), NULL, 0);
+	}
+#endif
+	return crc32_table_update(icrc_seed, pre, mask_headers(ip, pre));
+}
+
+uint32_t
+rxd_icrc_copy(const uint8_t *ip, uint32_t hdr_len, const void *src,
+	      uint32_t len, uint32_t pad)
+{
+	uint8_t pre[ICRC_LRH_LEN + ICRC_HDR_MAX + ICRC_EXT_MAX];
+	uint8_t *dst = (uint8_t *)(uintptr_t)ip + hdr_len;
+	uint32_t h, s;
+
+#ifdef RXD_HAVE_CLMUL
+	if (crc_impl != RXD_CRC32_TABLE) {
+		memset(pre, 0xff, ICRC_LRH_LEN);
+		h = mask_headers(ip, pre + ICRC_LRH_LEN);
+		if (hdr_len - h <= ICRC_EXT_MAX) {
+			memcpy(pre + ICRC_LRH_LEN + h, ip + h, hdr_len - h);
+			s = icrc_clmul_copy(pre, ICRC_LRH_LEN + hdr_len, dst,
+					    src, len);
+			return rxd_icrc_end(crc32_table_update(s, dst + len,
+							       pad));
+		}
+	}
+#endif
+	h = mask_headers(ip, pre);
+	s = crc32_table_update(crc32_table_update(icrc_seed, pre, h), ip + h,
+			       hdr_len - h);
+	memcpy(dst, src, len);
+	return rxd_icrc_end(crc32_table_update(s, dst, len + pad));
 }
 
 uint32_t

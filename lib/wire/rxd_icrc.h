@@ -53,4 +53,14 @@ rxd_icrc_end(uint32_t state)
  */
 uint32_t rxd_icrc_compute(const uint8_t *ip, uint32_t len);
 
+/**
+ * ICRC of a frame being built, its payload copied in on the way (one pass
+ * over it): ip points at the IP header; the hdr_len bytes from there (IP,
+ * UDP, BTH, extension headers) are in place; len bytes from src are copied
+ * to ip + hdr_len; pad zero bytes already follow them.
+ * @return the ICRC, as rxd_icrc_compute() gives for the finished frame.
+ */
+uint32_t rxd_icrc_copy(const uint8_t *ip, uint32_t hdr_len, const void *src,
+		       uint32_t len, uint32_t pad);
+
 #endif /* RXD_ICRC_H */

@@ -5,7 +5,8 @@
  * rte_net_crc (scalar, SSE4.2/PCLMULQDQ, AVX-512/VPCLMULQDQ; no seed) and
  * zlib's crc32, on 64 B, 1 KiB and 4 KiB buffers; and what a whole RoCEv2
  * ICRC costs on frames of 1 KiB (rxd's over memif) and 4 KiB payload,
- * contiguous and gathered, with each rxd implementation.
+ * contiguous and gathered, with each rxd implementation; and building such
+ * a frame with its payload copied in (one pass) or copied first.
  * Prints the median of several runs (ns per call, GB/s).  A program, not a
  * test: figures vary with machine load; doc/architecture.md records them.
  *
@@ -239,6 +240,7 @@ struct frame {
 	uint8_t buf[BUF_MAX + 128];
 	struct rxd_pkt pkt;
 	const uint8_t *ip;
+	const uint8_t *payload;
 	uint32_t icrc_len, hdr_len;
 };
 
@@ -267,6 +269,7 @@ make_frame(struct frame *f, const uint8_t *payload, uint32_t len)
 		fprintf(stderr, "icrc-bench: cannot build the frame\n");
 		exit(1);
 	}
+	f->payload = payload;
 	f->ip = f->buf + p->l3_off;
 	f->icrc_len = p->frame_len - p->l3_off - RXD_ICRC_LEN;
 	f->hdr_len = p->payload_off - p->l3_off;
@@ -291,6 +294,25 @@ run_icrc_gather(const void *arg)
 	s = rxd_crc32_update(s, f->ip + bth_end, f->hdr_len - bth_end);
 	s = rxd_crc32_update(s, f->ip + f->hdr_len, f->icrc_len - f->hdr_len);
 	sink += rxd_icrc_end(s);
+}
+
+/* The transmit path: the builder copies the payload in as it sums. */
+static void
+run_build_copying(const void *arg)
+{
+	struct frame *f = (struct frame *)(uintptr_t)arg;
+
+	sink += rxd_wire_build(&f->pkt, f->payload, f->buf, sizeof(f->buf));
+}
+
+/* The same, the payload copied first and summed in a second pass. */
+static void
+run_copy_then_build(const void *arg)
+{
+	struct frame *f = (struct frame *)(uintptr_t)arg;
+
+	memcpy(f->buf + f->pkt.payload_off, f->payload, f->pkt.payload_len);
+	sink += rxd_wire_build(&f->pkt, NULL, f->buf, sizeof(f->buf));
 }
 
 static const struct {
@@ -326,6 +348,14 @@ bench_icrc(const uint8_t *payload, uint32_t len, unsigned int runs,
 		printf("%-6s %-34s  %8.1f ns (%5.2f GB/s)\n",
 		       icrc_impls[i].name, "rxd_icrc_begin + 2 segments + end",
 		       t, f.icrc_len / t);
+		t = time_median(run_copy_then_build, &f, BYTES_PER_RUN / len,
+				runs);
+		printf("%-6s %-34s  %8.1f ns\n", icrc_impls[i].name,
+		       "memcpy + rxd_wire_build in place", t);
+		t = time_median(run_build_copying, &f, BYTES_PER_RUN / len,
+				runs);
+		printf("%-6s %-34s  %8.1f ns\n", icrc_impls[i].name,
+		       "rxd_wire_build copying (one pass)", t);
 	}
 }
 
