@@ -27,15 +27,15 @@
 # and rxd interleaved; the table shows medians over the rounds and their
 # range.
 #
-#   BENCH_ROUNDS   rounds (default 3)
+#   BENCH_ROUNDS   rounds (default 5)
 #   BENCH_SECONDS  length of each timed run (default 3)
 #   BENCH_OUT      directory for the raw outputs (default: a temporary one,
 #                  removed at the end)
-# The whole run takes about 2 minutes with the defaults.
+# The whole run takes about 3 minutes with the defaults.
 set -u
 build=${1:-build}
 secs=${BENCH_SECONDS:-3}
-rounds=${BENCH_ROUNDS:-3}
+rounds=${BENCH_ROUNDS:-5}
 for v in "BENCH_SECONDS=$secs" "BENCH_ROUNDS=$rounds"; do
 	case ${v#*=} in
 	'' | *[!0-9]* | 0) echo "run-bench: $v: give a whole number from 1" >&2
