@@ -204,9 +204,7 @@ reduce(__m128i x)
 /*
  * The folding loops below also copy what they fold when d, where the
  * bytes at p go, is not NULL (rxd_icrc_copy): one pass over the data
- * instead of a memcpy and a second pass.  ADVANCE never offsets NULL;
- * callers pass a constant NULL or not, and inlining drops the stores from
- * the plain CRC.
+ * instead of a memcpy and a second pass.  ADVANCE never offsets NULL.
  */
 #define ADVANCE(d, n) ((d) != NULL ? (d) + (n) : NULL)
 
@@ -245,7 +243,7 @@ merge4(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 }
 
 /* The bytes at p follow the pending block x: 4 x 16 bytes per step. */
-CLMUL_TARGET static inline __attribute__((always_inline)) uint32_t
+CLMUL_TARGET static uint32_t
 clmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	const __m128i k4 = load128((const uint8_t *)k_fold4);
@@ -291,7 +289,7 @@ take512(const uint8_t *p, uint8_t *d)
 }
 
 /* As clmul_continue, 4 x 64 bytes per step; len >= VCLMUL_MIN_LEN. */
-VCLMUL_TARGET static inline __attribute__((always_inline)) uint32_t
+VCLMUL_TARGET static uint32_t
 vclmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	const __m512i k16 = _mm512_broadcast_i32x4(load128(
@@ -328,37 +326,16 @@ vclmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 	return clmul_tail(merge4(x0, x1, x2, x3), p, d, len);
 }
 
-VCLMUL_TARGET static uint32_t
-vclmul_fold(__m128i x, const uint8_t *p, size_t len)
-{
-	return vclmul_continue(x, p, NULL, len);
-}
-
-VCLMUL_TARGET static uint32_t
-vclmul_fold_copy(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
-{
-	return vclmul_continue(x, p, d, len);
-}
-
-CLMUL_TARGET static uint32_t
-clmul_fold(__m128i x, const uint8_t *p, size_t len)
-{
-	return clmul_continue(x, p, NULL, len);
-}
-
-CLMUL_TARGET static uint32_t
-clmul_fold_copy(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
-{
-	return clmul_continue(x, p, d, len);
-}
-
-/* After the pending block x, with the fastest implementation in use. */
+/*
+ * After the pending block x, with the fastest implementation in use;
+ * copying to d unless it is NULL.
+ */
 static inline uint32_t
-continue_after(__m128i x, const uint8_t *p, size_t len)
+continue_after(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	if (crc_impl == RXD_CRC32_VCLMUL && len >= VCLMUL_MIN_LEN)
-		return vclmul_fold(x, p, len);
-	return clmul_fold(x, p, len);
+		return vclmul_continue(x, p, d, len);
+	return clmul_continue(x, p, d, len);
 }
 
 /* len >= CLMUL_MIN_LEN. */
@@ -366,7 +343,7 @@ CLMUL_TARGET static uint32_t
 crc32_clmul_update(uint32_t state, const uint8_t *p, size_t len)
 {
 	return continue_after(_mm_xor_si128(load128(p),
-		_mm_cvtsi32_si128((int)state)), p + 16, len - 16);
+		_mm_cvtsi32_si128((int)state)), p + 16, NULL, len - 16);
 }
 
 /* Fold n bytes of whole blocks at blk, the initial state ~0 in the first. */
@@ -409,7 +386,7 @@ icrc_clmul(const uint8_t *masked, uint32_t mlen, const uint8_t *rest,
 			blk + n, mlen - n), rest, rlen);
 	if (rlen == top)
 		return reduce(x);
-	return continue_after(x, rest + top, rlen - top);
+	return continue_after(x, rest + top, NULL, rlen - top);
 }
 
 /*
@@ -434,9 +411,7 @@ icrc_clmul_copy(const uint8_t *pre, uint32_t mlen, uint8_t *dst,
 	memcpy(blk + mlen, src, top);
 	memcpy(dst, src, top);
 	x = fold_blocks(blk, n);
-	if (crc_impl == RXD_CRC32_VCLMUL && len - top >= VCLMUL_MIN_LEN)
-		return vclmul_fold_copy(x, src + top, dst + top, len - top);
-	return clmul_fold_copy(x, src + top, dst + top, len - top);
+	return continue_after(x, src + top, dst + top, len - top);
 }
 
 static bool
