@@ -107,8 +107,13 @@ crc_table_build(void)
  * product lands with bit k the coefficient of x^(63-k), as U is held.
  */
 static uint64_t k_fold1[2];   /* D = 128:  x^191, x^127 */
+static uint64_t k_fold2[2];   /* D = 256 */
+static uint64_t k_fold3[2];   /* D = 384 */
 static uint64_t k_fold4[2];   /* D = 512:  x^575, x^511 */
+static uint64_t k_fold8[2];   /* D = 1024 */
+static uint64_t k_fold12[2];  /* D = 1536 */
 static uint64_t k_fold16[2];  /* D = 2048: x^2111, x^2047 */
+static uint64_t k_lanes[8];   /* k_fold3, k_fold2, k_fold1, 0: 4 lanes */
 static uint64_t k_chunk[2];   /* x^128, x^64 mod P (k33) */
 static uint64_t k_chunk1[2];  /* x^96 mod P (k33), 0 */
 static uint64_t k_barrett[2]; /* mu, P (k33) */
@@ -231,15 +236,17 @@ clmul_tail(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 	return crc32_table_update(reduce(x), p, len);
 }
 
-/* Four lanes of consecutive blocks into one pending block. */
+/*
+ * Four lanes of consecutive blocks into one pending block: each moved onto
+ * the last at once (a tree, not a chain of three folds).
+ */
 CLMUL_TARGET static inline __m128i
 merge4(__m128i x0, __m128i x1, __m128i x2, __m128i x3)
 {
-	const __m128i k1 = load128((const uint8_t *)k_fold1);
-
-	x0 = _mm_xor_si128(fold(x0, k1), x1);
-	x0 = _mm_xor_si128(fold(x0, k1), x2);
-	return _mm_xor_si128(fold(x0, k1), x3);
+	x0 = fold(x0, load128((const uint8_t *)k_fold3));
+	x1 = fold(x1, load128((const uint8_t *)k_fold2));
+	x2 = fold(x2, load128((const uint8_t *)k_fold1));
+	return _mm_xor_si128(_mm_xor_si128(x0, x1), _mm_xor_si128(x2, x3));
 }
 
 /* The bytes at p follow the pending block x: 4 x 16 bytes per step. */
@@ -297,7 +304,7 @@ vclmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 	const __m512i k4 = _mm512_broadcast_i32x4(load128(
 		(const uint8_t *)k_fold4));
 	__m512i z0, z1, z2, z3;
-	__m128i x0, x1, x2, x3;
+	__m128i x0, x1;
 
 	x = fold(x, load128((const uint8_t *)k_fold1));
 	z0 = _mm512_xor_si512(take512(p, d), _mm512_inserti32x4(
@@ -312,18 +319,24 @@ vclmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 		z2 = fold512(z2, k16, take512(p + 128, ADVANCE(d, 128)));
 		z3 = fold512(z3, k16, take512(p + 192, ADVANCE(d, 192)));
 	}
-	z0 = fold512(z0, k4, z1);
-	z0 = fold512(z0, k4, z2);
-	z0 = fold512(z0, k4, z3);
+	/* the four chains onto the last at once; only the XORs wait */
+	z3 = fold512(z0, _mm512_broadcast_i32x4(load128(
+		(const uint8_t *)k_fold12)), z3);
+	z3 = fold512(z1, _mm512_broadcast_i32x4(load128(
+		(const uint8_t *)k_fold8)), z3);
+	z0 = fold512(z2, k4, z3);
 	for (; len >= 64; p += 64, d = ADVANCE(d, 64), len -= 64)
 		z0 = fold512(z0, k4, take512(p, d));
-	x0 = _mm512_extracti32x4_epi32(z0, 0);
-	x1 = _mm512_extracti32x4_epi32(z0, 1);
-	x2 = _mm512_extracti32x4_epi32(z0, 2);
-	x3 = _mm512_extracti32x4_epi32(z0, 3);
+	/* and the four lanes onto the last: lane 3's constant is 0 */
+	z1 = fold512(z0, _mm512_loadu_si512((const void *)k_lanes),
+		     _mm512_setzero_si512());
+	x0 = _mm_xor_si128(_mm512_extracti32x4_epi32(z1, 0),
+			   _mm512_extracti32x4_epi32(z1, 1));
+	x1 = _mm_xor_si128(_mm512_extracti32x4_epi32(z1, 2),
+			   _mm512_extracti32x4_epi32(z0, 3));
 	/* Clean upper state: legacy-SSE code (DPDK's) slows down after us. */
 	_mm256_zeroupper();
-	return clmul_tail(merge4(x0, x1, x2, x3), p, d, len);
+	return clmul_tail(_mm_xor_si128(x0, x1), p, d, len);
 }
 
 /*
@@ -490,8 +503,15 @@ static void
 crc_clmul_init(void)
 {
 	fold_constants(k_fold1, 128);
+	fold_constants(k_fold2, 256);
+	fold_constants(k_fold3, 384);
 	fold_constants(k_fold4, 512);
+	fold_constants(k_fold8, 1024);
+	fold_constants(k_fold12, 1536);
 	fold_constants(k_fold16, 2048);
+	memcpy(k_lanes, k_fold3, sizeof(k_fold3));
+	memcpy(k_lanes + 2, k_fold2, sizeof(k_fold2));
+	memcpy(k_lanes + 4, k_fold1, sizeof(k_fold1));
 	k_chunk[0] = reflect(xn_mod_p(128), 33);
 	k_chunk[1] = reflect(xn_mod_p(64), 33);
 	k_chunk1[0] = reflect(xn_mod_p(96), 33);
