@@ -30,7 +30,9 @@
 #define ICRC_LRH_LEN 8     /* the 0xFF bytes standing in for the IB LRH */
 #define ICRC_HDR_MAX (RXD_IPV6_HLEN + RXD_UDP_HLEN + RXD_BTH_LEN)
 #define ICRC_EXT_MAX 32    /* extension headers: AtomicETH (28) and less */
-#define ICRC_PREFIX_MAX (ICRC_LRH_LEN + ICRC_HDR_MAX + ICRC_EXT_MAX + 15)
+#define ICRC_PREFIX_MAX (ICRC_LRH_LEN + ICRC_HDR_MAX + 15)
+/* masked_prefix() writes whole 8-byte words: 68 bytes take 72 */
+#define MASKED_BUF ((ICRC_LRH_LEN + ICRC_HDR_MAX + 7) & ~7u)
 
 static uint32_t crc_table[8][256];
 
@@ -85,6 +87,40 @@ crc_table_build(void)
 			crc_table[j][i] = (crc_table[j - 1][i] >> 8) ^
 				crc_table[0][crc_table[j - 1][i] & 0xff];
 }
+
+/*
+ * The ICRC's masks, the one place that knows the variant fields: over
+ * the bytes of a frame counted from 8 bytes before its IP header, ones
+ * for the 8 bytes standing in for the LRH and over each variant field,
+ * zero elsewhere.  The ICRC is computed over frame | mask.  A received
+ * frame's chain takes the first FRAME_BLOCKS_V4 bytes (the 48 masked) or
+ * FRAME_BLOCKS_V6 (the 68 masked and 12 payload bytes that top them up to
+ * 5 blocks of 16) through the mask; a frame being built takes its headers
+ * and extension headers, topped up to whole blocks.
+ */
+#define FRAME_BLOCKS_V4 48
+#define FRAME_BLOCKS_V6 80
+/* up to the extension headers' end, in whole blocks: zeros after 48/68 */
+#define FRAME_MASK_LEN ((ICRC_LRH_LEN + ICRC_HDR_MAX + ICRC_EXT_MAX + 15) & \
+			~15u)
+
+static const uint8_t frame_mask_v4[FRAME_MASK_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	[8 + 1] = 0xff,                         /* TOS */
+	[8 + 8] = 0xff,                         /* TTL */
+	[8 + 10] = 0xff, [8 + 11] = 0xff,       /* header checksum */
+	[8 + 26] = 0xff, [8 + 27] = 0xff,       /* UDP checksum */
+	[8 + 32] = 0xff,                        /* BTH: FECN, BECN, resv6 */
+};
+
+static const uint8_t frame_mask_v6[FRAME_MASK_LEN] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	[8 + 0] = 0x0f,                         /* traffic class, flow label */
+	[8 + 1] = 0xff, [8 + 2] = 0xff, [8 + 3] = 0xff,
+	[8 + 7] = 0xff,                         /* hop limit */
+	[8 + 46] = 0xff, [8 + 47] = 0xff,       /* UDP checksum */
+	[8 + 52] = 0xff,                        /* BTH: FECN, BECN, resv6 */
+};
 
 #ifdef RXD_HAVE_CLMUL
 /*
@@ -403,43 +439,14 @@ icrc_clmul(const uint8_t *masked, uint32_t mlen, const uint8_t *rest,
 }
 
 /*
- * Masks over the 16-byte blocks of a contiguous frame counted from 8 bytes
- * before its IP header: ones for the 8 LRH bytes and over the variant
- * fields (mask_headers() lists them), zero elsewhere.  IPv4: the 3 blocks
- * of the 48 masked bytes.  IPv6: the 68 masked bytes and 12 payload bytes
- * that top them up to 5 blocks.
+ * The first n bytes (whole blocks) of a frame counted from 8 bytes before
+ * ip, masked in registers: each block is loaded from the frame and ORed
+ * with its mask, so the headers are not copied (and not read back over the
+ * stores a copy would make).  The first block takes the LRH's ones and the
+ * 8 bytes at ip.
  */
-#define FRAME_BLOCKS_V4 48
-#define FRAME_BLOCKS_V6 80
-
-static const uint8_t frame_mask_v4[FRAME_BLOCKS_V4] = {
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	[8 + 1] = 0xff,                         /* TOS */
-	[8 + 8] = 0xff,                         /* TTL */
-	[8 + 10] = 0xff, [8 + 11] = 0xff,       /* header checksum */
-	[8 + 26] = 0xff, [8 + 27] = 0xff,       /* UDP checksum */
-	[8 + 32] = 0xff,                        /* BTH: FECN, BECN, resv6 */
-};
-
-static const uint8_t frame_mask_v6[FRAME_BLOCKS_V6] = {
-	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	[8 + 0] = 0x0f,                         /* traffic class, flow label */
-	[8 + 1] = 0xff, [8 + 2] = 0xff, [8 + 3] = 0xff,
-	[8 + 7] = 0xff,                         /* hop limit */
-	[8 + 46] = 0xff, [8 + 47] = 0xff,       /* UDP checksum */
-	[8 + 52] = 0xff,                        /* BTH: FECN, BECN, resv6 */
-};
-
-/*
- * ICRC chain of a contiguous frame, masked in registers: each block is
- * loaded from the frame and ORed with its mask, so the headers are not
- * copied (and not read back over the stores that copy would make).  The
- * first block takes the LRH's ones and the first 8 bytes at ip.  n: the
- * masked blocks' bytes (FRAME_BLOCKS_V4 or _V6), len >= n - 8.
- */
-CLMUL_TARGET static uint32_t
-icrc_clmul_frame(const uint8_t *ip, uint32_t len, const uint8_t *mask,
-		 uint32_t n)
+CLMUL_TARGET static inline __m128i
+fold_masked(const uint8_t *ip, const uint8_t *mask, uint32_t n)
 {
 	const __m128i k1 = load128((const uint8_t *)k_fold1);
 	__m128i x = _mm_slli_si128(_mm_loadl_epi64((const __m128i *)ip), 8);
@@ -450,6 +457,16 @@ icrc_clmul_frame(const uint8_t *ip, uint32_t len, const uint8_t *mask,
 	for (i = 16; i < n; i += 16)
 		x = _mm_xor_si128(fold(x, k1), _mm_or_si128(
 			load128(ip + i - ICRC_LRH_LEN), load128(mask + i)));
+	return x;
+}
+
+/* ICRC chain of a contiguous frame: n masked bytes, len >= n - 8. */
+CLMUL_TARGET static uint32_t
+icrc_clmul_frame(const uint8_t *ip, uint32_t len, const uint8_t *mask,
+		 uint32_t n)
+{
+	__m128i x = fold_masked(ip, mask, n);
+
 	if (len == n - ICRC_LRH_LEN)
 		return reduce(x);
 	return continue_after(x, ip + n - ICRC_LRH_LEN, NULL,
@@ -457,28 +474,16 @@ icrc_clmul_frame(const uint8_t *ip, uint32_t len, const uint8_t *mask,
 }
 
 /*
- * The same chain for a frame being built: the payload is copied from src
- * to dst as it is folded.  The prefix (0xFF bytes, masked headers and the
- * extension headers) is topped up to whole blocks from src; those bytes
- * are copied to dst first.
+ * The same for a frame being built: its n - 8 bytes from ip (headers,
+ * extension headers and the first payload bytes, already copied to dst)
+ * through the mask, then the rest of the payload copied from src to dst
+ * by the fold chain.
  */
 CLMUL_TARGET static uint32_t
-icrc_clmul_copy(const uint8_t *pre, uint32_t mlen, uint8_t *dst,
-		const uint8_t *src, uint32_t len)
+icrc_clmul_copy(const uint8_t *ip, const uint8_t *mask, uint32_t n,
+		uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-	uint8_t blk[ICRC_PREFIX_MAX];
-	uint32_t n = (mlen + 15) & ~15u, top = n - mlen;
-	__m128i x;
-
-	if (top > len) {
-		memcpy(dst, src, len);
-		return icrc_clmul(pre, mlen, dst, len);
-	}
-	memcpy(blk, pre, mlen);
-	memcpy(blk + mlen, src, top);
-	memcpy(dst, src, top);
-	x = fold_blocks(blk, n);
-	return continue_after(x, src + top, dst + top, len - top);
+	return continue_after(fold_masked(ip, mask, n), src, dst, len);
 }
 
 static bool
@@ -564,110 +569,98 @@ rxd_crc32_set_impl(enum rxd_crc32_impl impl)
 	return 0;
 }
 
-/* CRC state after the eight 0xFF bytes that stand in for the IB LRH. */
-static uint32_t icrc_seed;
-
 static void __attribute__((constructor))
 crc_init(void)
 {
-	static const uint8_t lrh[ICRC_LRH_LEN] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
-	};
-
 	crc_table_build();
 	crc_clmul_init();
-	icrc_seed = crc32_table_update(0xffffffffu, lrh, sizeof(lrh));
 }
 
-/* Copy the IP, UDP and BTH headers to hdr, variant fields set to ones. */
+/*
+ * The ICRC's prefix in pre: the LRH's ones, then the IP, UDP and BTH
+ * headers with their variant fields set to ones (the masks above, ORed in
+ * a word at a time).  pre holds MASKED_BUF bytes.
+ * @return the prefix's length (48 bytes for IPv4, 68 for IPv6).
+ */
 static uint32_t
-mask_headers(const uint8_t *ip, uint8_t *hdr)
+masked_prefix(const uint8_t *ip, uint8_t *pre)
 {
-	uint32_t ip_len = (ip[0] >> 4) == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN;
-	uint8_t *udp = hdr + ip_len;
-	uint8_t *bth = udp + RXD_UDP_HLEN;
+	bool v4 = (ip[0] >> 4) == 4;
+	const uint8_t *mask = v4 ? frame_mask_v4 : frame_mask_v6;
+	uint32_t len = ICRC_LRH_LEN + (v4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN) +
+		RXD_UDP_HLEN + RXD_BTH_LEN;
+	uint64_t w, m;
+	uint32_t i;
 
-	memcpy(hdr, ip, ip_len + RXD_UDP_HLEN + RXD_BTH_LEN);
-	if (ip_len == RXD_IPV4_HLEN) {
-		hdr[1] = 0xff;                /* TOS */
-		hdr[8] = 0xff;                /* TTL */
-		hdr[10] = hdr[11] = 0xff;     /* header checksum */
-	} else {
-		hdr[0] |= 0x0f;               /* traffic class, flow label */
-		hdr[1] = hdr[2] = hdr[3] = 0xff;
-		hdr[7] = 0xff;                /* hop limit */
+	memset(pre, 0, ICRC_LRH_LEN);
+	memcpy(pre + ICRC_LRH_LEN, ip, len - ICRC_LRH_LEN);
+	for (i = 0; i < len; i += 8) {
+		memcpy(&w, pre + i, sizeof(w));
+		memcpy(&m, mask + i, sizeof(m));
+		w |= m;
+		memcpy(pre + i, &w, sizeof(w));
 	}
-	udp[6] = udp[7] = 0xff;               /* UDP checksum */
-	bth[4] = 0xff;                        /* FECN, BECN, resv6 */
-	return ip_len + RXD_UDP_HLEN + RXD_BTH_LEN;
+	return len;
 }
 
 uint32_t
 rxd_icrc_begin(const uint8_t *ip)
 {
-	uint8_t pre[ICRC_LRH_LEN + ICRC_HDR_MAX];
+	uint8_t pre[MASKED_BUF];
+	uint32_t n = masked_prefix(ip, pre);
 
 #ifdef RXD_HAVE_CLMUL
-	if (crc_impl != RXD_CRC32_TABLE) {
-		memset(pre, 0xff, ICRC_LRH_LEN);
-		return icrc_clmul(pre, ICRC_LRH_LEN +
-				  mask_headers(ip, pre + ICRC_LRH_LEN), NULL, 0);
-	}
+	if (crc_impl != RXD_CRC32_TABLE)
+		return icrc_clmul(pre, n, NULL, 0);
 #endif
-	return crc32_table_update(icrc_seed, pre, mask_headers(ip, pre));
+	return crc32_table_update(0xffffffffu, pre, n);
 }
 
 uint32_t
-rxd_icrc_copy(const uint8_t *ip, uint32_t hdr_len, const void *src,
-	      uint32_t len, uint32_t pad)
+rxd_icrc_copy(uint8_t *ip, uint32_t hdr_len, const void *src, uint32_t len,
+	      uint32_t pad)
 {
-	uint8_t pre[ICRC_LRH_LEN + ICRC_HDR_MAX + ICRC_EXT_MAX];
-	uint8_t *dst = (uint8_t *)(uintptr_t)ip + hdr_len;
-	uint32_t h, s;
-
+	uint8_t *dst = ip + hdr_len;
 #ifdef RXD_HAVE_CLMUL
-	if (crc_impl != RXD_CRC32_TABLE) {
-		memset(pre, 0xff, ICRC_LRH_LEN);
-		h = mask_headers(ip, pre + ICRC_LRH_LEN);
-		if (hdr_len - h <= ICRC_EXT_MAX) {
-			memcpy(pre + ICRC_LRH_LEN + h, ip + h, hdr_len - h);
-			s = icrc_clmul_copy(pre, ICRC_LRH_LEN + hdr_len, dst,
-					    src, len);
-			return rxd_icrc_end(crc32_table_update(s, dst + len,
-							       pad));
-		}
+	uint32_t n = (ICRC_LRH_LEN + hdr_len + 15) & ~15u;
+	uint32_t top = n - ICRC_LRH_LEN - hdr_len;
+	uint32_t s;
+
+	if (crc_impl != RXD_CRC32_TABLE && n <= FRAME_MASK_LEN && top <= len) {
+		memcpy(dst, src, top);
+		s = icrc_clmul_copy(ip, (ip[0] >> 4) == 4 ? frame_mask_v4 :
+				    frame_mask_v6, n, dst + top,
+				    (const uint8_t *)src + top, len - top);
+		return rxd_icrc_end(crc32_table_update(s, dst + len, pad));
 	}
 #endif
-	h = mask_headers(ip, pre);
-	s = crc32_table_update(crc32_table_update(icrc_seed, pre, h), ip + h,
-			       hdr_len - h);
 	memcpy(dst, src, len);
-	return rxd_icrc_end(crc32_table_update(s, dst, len + pad));
+	return rxd_icrc_compute(ip, hdr_len + len + pad);
 }
 
 uint32_t
 rxd_icrc_compute(const uint8_t *ip, uint32_t len)
 {
-	uint8_t pre[ICRC_LRH_LEN + ICRC_HDR_MAX];
-	uint32_t hlen;
+	uint8_t pre[MASKED_BUF];
+	uint32_t n, h;
 
 #ifdef RXD_HAVE_CLMUL
-	if (crc_impl != RXD_CRC32_TABLE && (ip[0] >> 4) == 4)
-		return rxd_icrc_end(icrc_clmul_frame(ip, len, frame_mask_v4,
-						     FRAME_BLOCKS_V4));
+	bool v4 = (ip[0] >> 4) == 4;
+
 	if (crc_impl != RXD_CRC32_TABLE &&
-	    len >= FRAME_BLOCKS_V6 - ICRC_LRH_LEN)
-		return rxd_icrc_end(icrc_clmul_frame(ip, len, frame_mask_v6,
-						     FRAME_BLOCKS_V6));
-	if (crc_impl != RXD_CRC32_TABLE) {
-		memset(pre, 0xff, ICRC_LRH_LEN);
-		hlen = mask_headers(ip, pre + ICRC_LRH_LEN);
-		return rxd_icrc_end(icrc_clmul(pre, ICRC_LRH_LEN + hlen,
-					       ip + hlen, len - hlen));
-	}
+	    (v4 || len >= FRAME_BLOCKS_V6 - ICRC_LRH_LEN))
+		return rxd_icrc_end(v4 ?
+			icrc_clmul_frame(ip, len, frame_mask_v4,
+					 FRAME_BLOCKS_V4) :
+			icrc_clmul_frame(ip, len, frame_mask_v6,
+					 FRAME_BLOCKS_V6));
 #endif
-	hlen = mask_headers(ip, pre);
+	n = masked_prefix(ip, pre);
+	h = n - ICRC_LRH_LEN;
+#ifdef RXD_HAVE_CLMUL
+	if (crc_impl != RXD_CRC32_TABLE)
+		return rxd_icrc_end(icrc_clmul(pre, n, ip + h, len - h));
+#endif
 	return rxd_icrc_end(crc32_table_update(
-		crc32_table_update(icrc_seed, pre, hlen), ip + hlen,
-		len - hlen));
+		crc32_table_update(0xffffffffu, pre, n), ip + h, len - h));
 }

@@ -60,7 +60,7 @@ uint32_t rxd_icrc_compute(const uint8_t *ip, uint32_t len);
  * to ip + hdr_len; pad zero bytes already follow them.
  * @return the ICRC, as rxd_icrc_compute() gives for the finished frame.
  */
-uint32_t rxd_icrc_copy(const uint8_t *ip, uint32_t hdr_len, const void *src,
+uint32_t rxd_icrc_copy(uint8_t *ip, uint32_t hdr_len, const void *src,
 		       uint32_t len, uint32_t pad);
 
 #endif /* RXD_ICRC_H */

@@ -287,7 +287,8 @@ uint32_t rxd_wire_hdr_len(const struct rxd_pkt *pkt);
  * payload (may be NULL when the caller already placed them at
  * buf + rxd_wire_hdr_len()), pad bytes (zero), IPv4 checksum, UDP checksum
  * (0 unless pkt->udp_csum is non-zero, then computed) and the ICRC.  A
- * payload given here is copied and summed in one pass.
+ * payload of 256 bytes or more given here is copied and summed in one
+ * pass (rxd_icrc_copy()).
  * pkt->padcnt is derived from payload_len (0 for FIRST/MIDDLE).
  *
  * @return the frame length, or 0 if the frame would exceed cap.

@@ -360,7 +360,8 @@ ParameterizedTest(enum rxd_crc32_impl *impl, icrc,
 				/* any length, as the builder's threshold
 				 * sends short payloads another way */
 				memset(frame + pkt.payload_off, 0, len);
-				cr_assert_eq(rxd_icrc_copy(ip, pkt.payload_off -
+				cr_assert_eq(rxd_icrc_copy(frame + pkt.l3_off,
+							   pkt.payload_off -
 							   pkt.l3_off, payload,
 							   len, pkt.padcnt),
 					     pkt.icrc, "rxd_icrc_copy, payload "
