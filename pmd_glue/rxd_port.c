@@ -4,11 +4,16 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
+#include <rte_kvargs.h>
+#include <rte_log.h>
 #include <rte_ring.h>
 
 #include "rxd_port.h"
@@ -16,7 +21,10 @@
 #define PORT_POOL_CACHE 256
 #define PORT_FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + \
 			     RTE_ETHER_CRC_LEN)
+#define PORT_FRAME_HDRS (RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN)
 #define FAULT_HOLD_US 1000
+
+RTE_LOG_REGISTER(rxd_logtype_port, rxd.port, NOTICE);
 
 static const struct {
 	uint32_t rxd;
@@ -120,6 +128,112 @@ setup_queues(struct rxd_port *p, const struct rxd_conf_port *conf,
 	return rc;
 }
 
+/*
+ * Drivers whose data path carries frames longer than the max_rx_pktlen
+ * they report, up to a length one of their devargs sets.  memif (DPDK
+ * 22.11) reports 1518 yet copies a frame of up to bsize bytes into one
+ * descriptor; a longer frame is split over a chain of descriptors, which
+ * 22.11 loses under load, so bsize is the real limit.
+ */
+static const struct {
+	const char *driver;
+	const char *devarg;
+	uint32_t dflt;
+} frame_limit_table[] = {
+	{ "net_memif", "bsize", 2048 },
+};
+
+/* The largest MTU the device accepts, as rte_eth_dev_configure() checks. */
+static uint32_t
+device_max_mtu(const struct rte_eth_dev_info *info)
+{
+	uint32_t hdrs = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+
+	if (info->max_mtu != UINT16_MAX && info->max_rx_pktlen > info->max_mtu)
+		hdrs = info->max_rx_pktlen - info->max_mtu;
+	return RTE_MIN((uint32_t)info->max_mtu, info->max_rx_pktlen - hdrs);
+}
+
+/* A devarg of the port's device as a number; dflt when absent or bad. */
+static uint32_t
+devarg_u32(const struct rte_eth_dev_info *info, const char *key,
+	   uint32_t dflt)
+{
+	const struct rte_devargs *da = rte_dev_devargs(info->device);
+	struct rte_kvargs *kv;
+	const char *v;
+	uint32_t n = dflt;
+	char *end;
+
+	if (da == NULL || da->args == NULL)
+		return dflt;
+	kv = rte_kvargs_parse(da->args, NULL);
+	if (kv == NULL)
+		return dflt;
+	v = rte_kvargs_get(kv, key);
+	if (v != NULL) {
+		unsigned long x = strtoul(v, &end, 0);
+
+		if (*end == '\0' && x > 0 && x <= UINT16_MAX)
+			n = (uint32_t)x;
+	}
+	rte_kvargs_free(kv);
+	return n;
+}
+
+/*
+ * The largest MTU rxd may use on the port: the device's, or for a driver
+ * of frame_limit_table what its devarg lets through.  *hint names the
+ * devarg for an error message ("" when none).
+ */
+static uint32_t
+data_path_max_mtu(const struct rte_eth_dev_info *info, char *hint,
+		  size_t len)
+{
+	size_t i;
+	uint32_t frame;
+
+	hint[0] = '\0';
+	for (i = 0; i < RTE_DIM(frame_limit_table); i++) {
+		if (strcmp(info->driver_name, frame_limit_table[i].driver))
+			continue;
+		frame = devarg_u32(info, frame_limit_table[i].devarg,
+				   frame_limit_table[i].dflt);
+		snprintf(hint, len, " (frames of at most %s=%u bytes)",
+			 frame_limit_table[i].devarg, frame);
+		return frame > PORT_FRAME_HDRS ? frame - PORT_FRAME_HDRS : 0;
+	}
+	return device_max_mtu(info);
+}
+
+/*
+ * Check the configured MTU and give the device the largest it takes up
+ * to it; rxd's own frames follow the configured MTU (p->mtu).
+ */
+static int
+set_mtu(struct rxd_port *p, const struct rte_eth_dev_info *info,
+	const struct rxd_conf_port *conf, struct rte_eth_conf *ec,
+	char *err, size_t errlen)
+{
+	uint32_t dev_max = device_max_mtu(info), max;
+	char hint[64];
+
+	max = data_path_max_mtu(info, hint, sizeof(hint));
+	if (conf->mtu > max || conf->mtu < info->min_mtu) {
+		snprintf(err, errlen, "port %u (%s): MTU %u outside the "
+			 "device's range %u..%u%s", p->port_id, p->driver,
+			 conf->mtu, info->min_mtu, max, hint);
+		return -1;
+	}
+	ec->rxmode.mtu = RTE_MIN(conf->mtu, dev_max);
+	if (conf->mtu > dev_max)
+		rte_log(RTE_LOG_NOTICE, rxd_logtype_port,
+			"rxd: port %u (%s): MTU %u on the data path, %u on the "
+			"device (the most it reports)%s\n", p->port_id,
+			p->driver, conf->mtu, dev_max, hint);
+	return 0;
+}
+
 /* Queues to use: as configured, at least 1, at most what both allow. */
 static uint16_t
 queues(uint16_t want, uint16_t dev_max)
@@ -149,13 +263,8 @@ configure(struct rxd_port *p, const struct rxd_conf_port *conf,
 	p->nb_txq = queues(conf->tx_queues, info.max_tx_queues);
 	memset(&ec, 0, sizeof(ec));
 	pick_offloads(p, &info, &ec);
-	if (conf->mtu > info.max_mtu || conf->mtu < info.min_mtu) {
-		snprintf(err, errlen, "port %u (%s): MTU %u outside the "
-			 "device's range %u..%u", p->port_id, p->driver,
-			 conf->mtu, info.min_mtu, info.max_mtu);
+	if (set_mtu(p, &info, conf, &ec, err, errlen) != 0)
 		return -1;
-	}
-	ec.rxmode.mtu = conf->mtu;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &ec);
 	if (rc != 0) {
 		snprintf(err, errlen, "port %u (%s): configure failed: %s",

@@ -168,12 +168,18 @@ connect_qp(const struct peer *r, uint8_t peer_octet)
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
 			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC };
+	struct ibv_port_attr pa;
 
+	if (ibv_query_port(ctx, 1, &pa)) {
+		fprintf(stderr, "rc-two-proc: cannot query port 1\n");
+		exit(2);
+	}
+	printf("rc-two-proc: path MTU %d\n", 128 << pa.active_mtu);
 	ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 		      IBV_QP_ACCESS_FLAGS);
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
+	a.path_mtu = pa.active_mtu;
 	a.dest_qp_num = r->qpn;
 	a.rq_psn = 0xffff00;
 	a.max_dest_rd_atomic = 4;

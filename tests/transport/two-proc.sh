@@ -2,31 +2,60 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # RC between two rxd processes over net_memif (rc-two-proc server and
 # client, each its own EAL): every opcode at 0 B .. 16 MiB, several SGEs,
-# inline, unsignaled, fence, atomics, checked byte by byte.
+# inline, unsignaled, fence, atomics, checked byte by byte; once at the
+# default MTU (path MTU 1024), once with MTU 4200 over memif buffers of
+# 8 KiB (path MTU 4096, above the 1518-byte frames memif reports).  An MTU
+# that memif's buffers cannot carry must be refused with a message.
 # Usage: two-proc.sh RC_TWO_PROC
 set -u
 prog=$1
 dir=$(mktemp -d /tmp/rxd-two-proc.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
-eal() { # role prefix ip
+fail=0
+eal() { # role prefix ip vdev-extra rxd-extra
 	echo "-l 0-1 --no-pci --no-huge -m 768 --file-prefix rxd2p$2$$" \
-		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
+		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no$4" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error" \
-		"-- --ip $3/24"
+		"-- --ip $3/24 $5"
 }
+
+# run MTU-WANTED VDEV-EXTRA RXD-EXTRA: one server/client pair
+run() {
+	local want=$1 crc src
+	rm -f "$dir/m.sock"
+	# shellcheck disable=SC2046
+	"$prog" $(eal server s 10.0.0.1 "$2" "$3") server "$dir/ctl.sock" \
+		>"$dir/s.log" 2>&1 &
+	spid=$!
+	for _ in $(seq 50); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+	# shellcheck disable=SC2046
+	"$prog" $(eal client c 10.0.0.2 "$2" "$3") client "$dir/ctl.sock" \
+		>"$dir/c.log" 2>&1
+	crc=$?
+	wait $spid
+	src=$?
+	cat "$dir/c.log" "$dir/s.log" | grep -v "^TELEMETRY"
+	if [ $crc = 0 ] && [ $src = 0 ] &&
+	   grep -q "path MTU $want\$" "$dir/c.log"; then
+		echo "PASS: every opcode, 0 B to 16 MiB, between two rxd" \
+			"processes, path MTU $want"
+	else
+		echo "FAIL: path MTU $want: client exit $crc, server exit $src"
+		fail=1
+	fi
+}
+run 1024 "" ""
+run 4096 ",bsize=8192" "--mtu 4200"
+
+rm -f "$dir/m.sock"
 # shellcheck disable=SC2046
-"$prog" $(eal server s 10.0.0.1) server "$dir/ctl.sock" >"$dir/s.log" 2>&1 &
-spid=$!
-for _ in $(seq 50); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
-# shellcheck disable=SC2046
-"$prog" $(eal client c 10.0.0.2) client "$dir/ctl.sock" >"$dir/c.log" 2>&1
-crc=$?
-wait $spid
-src=$?
-cat "$dir/c.log" "$dir/s.log" | grep -v "^TELEMETRY"
-if [ $crc = 0 ] && [ $src = 0 ]; then
-	echo "PASS: every opcode, 0 B to 16 MiB, between two rxd processes"
-	exit 0
+out=$("$prog" $(eal server t 10.0.0.1 "" "--mtu 4200") server \
+	"$dir/ctl2.sock" 2>&1)
+if [ $? != 0 ] && grep -q "MTU 4200 outside the device's range .* (frames of at most bsize=2048 bytes)" <<<"$out"; then
+	echo "PASS: MTU 4200 over memif's default bsize refused:" \
+		"$(grep -o "port 0.*" <<<"$out")"
+else
+	echo "FAIL: MTU 4200 over memif's default bsize: $out"
+	fail=1
 fi
-echo "FAIL: client exit $crc, server exit $src"
-exit 1
+exit $fail
