@@ -145,31 +145,48 @@ from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 		memcmp(pkt->dgid, sgid, RXD_GID_LEN) == 0;
 }
 
+/*
+ * A RoCE frame refused for the reason counted by *why, unless its check
+ * was deferred (RXD_PARSE_DEFER_ICRC) and it is corrupt: then that is the
+ * reason.  Consumes m.
+ */
+static void
+roce_refuse(struct rxd_engine_port *ep, struct rte_mbuf *m,
+	    const struct rxd_pkt *pkt, uint64_t *why)
+{
+	if (pkt->icrc_deferred &&
+	    !rxd_wire_icrc_ok(rte_pktmbuf_mtod(m, const uint8_t *), pkt))
+		why = &ep->roce.wire_err[RXD_WIRE_ICRC];
+	else
+		ep->roce.rx++;
+	(*why)++;
+	rte_pktmbuf_free(m);
+}
+
 static void
 roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	   const struct rxd_pkt *pkt)
 {
 	struct rxd_qp_core *qp;
 
-	ep->roce.rx++;
 	if (!rxd_net_l2_accept(ep->net, pkt) ||
 	    !rxd_net_is_local(ep->net, pkt->dgid)) {
-		ep->roce.not_local++;
-		rte_pktmbuf_free(m);
+		roce_refuse(ep, m, pkt, &ep->roce.not_local);
 		return;
 	}
 	qp = rxd_qp_lookup(ep->port->index, pkt->dqpn);
 	if (qp == NULL) {
-		ep->roce.unknown_qp++;
-		rte_pktmbuf_free(m);
+		roce_refuse(ep, m, pkt, &ep->roce.unknown_qp);
 		return;
 	}
 	if (!from_peer(qp, pkt)) {
-		ep->roce.bad_peer++;
-		rte_pktmbuf_free(m);
+		roce_refuse(ep, m, pkt, &ep->roce.bad_peer);
 		return;
 	}
-	rxd_transport_rx(qp, m, pkt);
+	if (rxd_transport_rx(qp, m, pkt))
+		ep->roce.rx++;
+	else
+		ep->roce.wire_err[RXD_WIRE_ICRC]++;
 }
 
 static void
@@ -184,7 +201,8 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 		return;
 	}
 	err = rxd_wire_parse(rte_pktmbuf_mtod(m, const uint8_t *),
-			     rte_pktmbuf_data_len(m), &pkt, 0);
+			     rte_pktmbuf_data_len(m), &pkt,
+			     RXD_PARSE_DEFER_ICRC);
 	if (err != RXD_WIRE_OK) {
 		ep->roce.wire_err[err]++;
 		rte_pktmbuf_free(m);

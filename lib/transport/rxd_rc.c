@@ -223,17 +223,18 @@ static const uint8_t service_of[] = {
 	[IBV_QPT_UD] = RXD_SVC_UD,
 };
 
-void
+bool
 rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt)
 {
 	struct rxd_rc *rc = rxd_rc(qp);
 	enum ibv_qp_state st = qp->attr.qp_state;
+	bool ok = true;
 
-	rc->cnt.rx_pkts++;
 	if (pkt->op->service != service_of[qp->type] ||
 	    (pkt->pkey & 0x7fff) != (RXD_DEFAULT_PKEY & 0x7fff)) {
-		rc->cnt.bad_addr++;
+		ok = rxd_rc_icrc_ok(m, pkt);
+		rc->cnt.bad_addr += ok;
 	} else if (qp->type == IBV_QPT_UD) {
 		if (st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD)
 			rxd_ud_rx(rc, m, pkt);
@@ -244,9 +245,11 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		if (st == IBV_QPS_RTS || st == IBV_QPS_SQD)
 			rxd_comp_rx(rc, m, pkt);
 	} else {
-		rxd_resp_rx(rc, m, pkt);
+		ok = rxd_resp_rx(rc, m, pkt);
 	}
+	rc->cnt.rx_pkts += ok;
 	rte_pktmbuf_free(m);
+	return ok;
 }
 
 /* Every WQE still in the window fails with a flush error. */

@@ -134,6 +134,17 @@ rxd_rc_outstanding(const struct rxd_rc *rc)
 	return rc->una != rc->snd_nxt || rc->head != rc->cur;
 }
 
+/**
+ * The ICRC of a frame whose check the parser deferred, checked now (true
+ * for a frame checked by the parser).
+ */
+static inline bool
+rxd_rc_icrc_ok(const struct rte_mbuf *m, const struct rxd_pkt *pkt)
+{
+	return !pkt->icrc_deferred ||
+		rxd_wire_icrc_ok(rte_pktmbuf_mtod(m, const uint8_t *), pkt);
+}
+
 /* rxd_tx.c */
 struct rte_mbuf *rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt,
 			      uint32_t payload_len, uint8_t **payload);
@@ -162,7 +173,7 @@ void rxd_resp_respond(struct rxd_rc *rc, struct rxd_res *r, uint32_t from);
 bool rxd_resp_continue(struct rxd_rc *rc);
 
 /* rxd_resp.c */
-void rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
+bool rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt);
 void rxd_resp_uc_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		    const struct rxd_pkt *pkt);

@@ -16,6 +16,7 @@ enum resp_err {
 	RESP_INV_REQ,      /* NAK invalid request */
 	RESP_ACCESS,       /* NAK remote access error */
 	RESP_LEN,          /* receive buffer too small: invalid request */
+	RESP_CORRUPT,      /* ICRC wrong (checked while placing): drop */
 };
 
 static void
@@ -105,6 +106,14 @@ remote_mr(uint32_t rkey, uint64_t va, uint64_t len, unsigned int right,
 	return mr;
 }
 
+/* The payload fits what is left of the WRITE, and a LAST ends it. */
+static bool
+write_fits(const struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	return p->payload_len <= rc->wleft &&
+		(!(p->op->flags & RXD_OPF_LAST) || p->payload_len == rc->wleft);
+}
+
 static enum resp_err
 do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
@@ -120,16 +129,19 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		rc->wva = p->reth_va;
 		rc->wleft = p->reth_len;
 	}
-	if (p->payload_len > rc->wleft)
-		return RESP_INV_REQ;
-	if ((p->op->flags & RXD_OPF_LAST) && p->payload_len != rc->wleft)
+	if (!write_fits(rc, p))
 		return RESP_INV_REQ;
 	if (p->op->flags & RXD_OPF_IMM && !take_rwqe(rc))
 		return RESP_RNR;
-	if (p->payload_len)
+	if (p->icrc_deferred) {
+		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
+				    rxd_mr_addr(rc->wmr, rc->wva)))
+			return RESP_CORRUPT;
+	} else if (p->payload_len) {
 		memcpy(rxd_mr_addr(rc->wmr, rc->wva),
 		       rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
 		       p->payload_len);
+	}
 	rc->wva += p->payload_len;
 	rc->wleft -= p->payload_len;
 	if (p->op->flags & RXD_OPF_IMM) {
@@ -200,7 +212,7 @@ do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
 
 /* A FIRST/ONLY may not start inside a message, nor MIDDLE/LAST outside. */
 static bool
-sequence_ok(struct rxd_rc *rc, const struct rxd_pkt *p)
+sequence_ok(const struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	uint16_t kind = p->op->flags & (RXD_OPF_SEND | RXD_OPF_WRITE);
 
@@ -279,18 +291,38 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
 	rxd_rc_to_error(rc);
 }
 
-void
+/*
+ * A WRITE MIDDLE/LAST that execute() places at once: its checks pass and
+ * nothing changes before the copy, so a deferred ICRC check can be made
+ * while copying (rxd_wire_place()).  Its bytes land inside the WRITE in
+ * progress, which the peer may write and whose content is undefined until
+ * it completes; when the frame is corrupt, the retransmission of the same
+ * PSN writes them again.
+ */
+static bool
+places_at_once(const struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	return rxd_psn_diff(p->psn, rc->epsn) == 0 && sequence_ok(rc, p) &&
+		(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) &&
+		write_fits(rc, p);
+}
+
+bool
 rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
 	enum ibv_qp_state st = rc->qp->attr.qp_state;
+	bool live = st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD;
 	int32_t d = rxd_psn_diff(p->psn, rc->epsn);
 	enum resp_err err;
 
-	if (st != IBV_QPS_RTR && st != IBV_QPS_RTS && st != IBV_QPS_SQD)
-		return;
+	if (p->icrc_deferred && !(live && places_at_once(rc, p)) &&
+	    !rxd_rc_icrc_ok(m, p))
+		return false;
+	if (!live)
+		return true;
 	if (d < 0) {
 		duplicate(rc, p);
-		return;
+		return true;
 	}
 	if (d > 0) {
 		rc->cnt.out_of_sequence++;
@@ -298,12 +330,15 @@ rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 			rc->nak_sent = true;
 			nak(rc, RXD_NAK_PSN_SEQ);
 		}
-		return;
+		return true;
 	}
-	rc->nak_sent = false;
 	err = execute(rc, m, p);
+	if (err == RESP_CORRUPT)
+		return false;
+	rc->nak_sent = false;
 	if (err != RESP_OK)
 		fail(rc, err, p);
+	return true;
 }
 
 /*

@@ -68,8 +68,12 @@ void rxd_transport_unbind(struct rxd_qp_core *qp);
 /** Apply a modify_qp on the engine (after qp->attr was updated). */
 void rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from);
 
-/** A RoCE frame for this QP (addresses already checked); consumes m. */
-void rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
+/**
+ * A RoCE frame for this QP (addresses already checked); consumes m.
+ * @return false if its deferred ICRC check (pkt->icrc_deferred) failed:
+ * the frame was dropped and the caller counts it.
+ */
+bool rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		      const struct rxd_pkt *pkt);
 
 /**

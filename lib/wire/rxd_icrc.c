@@ -616,11 +616,15 @@ rxd_icrc_begin(const uint8_t *ip)
 	return crc32_table_update(0xffffffffu, pre, n);
 }
 
-uint32_t
-rxd_icrc_copy(uint8_t *ip, uint32_t hdr_len, const void *src, uint32_t len,
-	      uint32_t pad)
+/*
+ * ICRC of the frame at ip whose len payload bytes after its hdr_len bytes
+ * of headers move from src to dst as they are folded (one of the two is
+ * the frame's payload); pad bytes follow the payload in the frame.
+ */
+static uint32_t
+icrc_moving(const uint8_t *ip, uint32_t hdr_len, uint8_t *dst,
+	    const uint8_t *src, uint32_t len, uint32_t pad)
 {
-	uint8_t *dst = ip + hdr_len;
 #ifdef RXD_HAVE_CLMUL
 	uint32_t n = (ICRC_LRH_LEN + hdr_len + 15) & ~15u;
 	uint32_t top = n - ICRC_LRH_LEN - hdr_len;
@@ -629,13 +633,28 @@ rxd_icrc_copy(uint8_t *ip, uint32_t hdr_len, const void *src, uint32_t len,
 	if (crc_impl != RXD_CRC32_TABLE && n <= FRAME_MASK_LEN && top <= len) {
 		memcpy(dst, src, top);
 		s = icrc_clmul_copy(ip, (ip[0] >> 4) == 4 ? frame_mask_v4 :
-				    frame_mask_v6, n, dst + top,
-				    (const uint8_t *)src + top, len - top);
-		return rxd_icrc_end(crc32_table_update(s, dst + len, pad));
+				    frame_mask_v6, n, dst + top, src + top,
+				    len - top);
+		return rxd_icrc_end(crc32_table_update(s, ip + hdr_len + len,
+						       pad));
 	}
 #endif
 	memcpy(dst, src, len);
 	return rxd_icrc_compute(ip, hdr_len + len + pad);
+}
+
+uint32_t
+rxd_icrc_copy(uint8_t *ip, uint32_t hdr_len, const void *src, uint32_t len,
+	      uint32_t pad)
+{
+	return icrc_moving(ip, hdr_len, ip + hdr_len, src, len, pad);
+}
+
+uint32_t
+rxd_icrc_place(const uint8_t *ip, uint32_t hdr_len, uint32_t len,
+	       uint32_t pad, void *dst)
+{
+	return icrc_moving(ip, hdr_len, dst, ip + hdr_len, len, pad);
 }
 
 uint32_t

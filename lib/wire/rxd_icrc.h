@@ -63,4 +63,13 @@ uint32_t rxd_icrc_compute(const uint8_t *ip, uint32_t len);
 uint32_t rxd_icrc_copy(uint8_t *ip, uint32_t hdr_len, const void *src,
 		       uint32_t len, uint32_t pad);
 
+/**
+ * ICRC of a received frame, its payload copied out on the way (one pass
+ * over it): ip points at the IP header, hdr_len bytes of headers are
+ * followed by len payload bytes, copied to dst, and pad bytes.
+ * @return the ICRC, as rxd_icrc_compute() gives for the frame.
+ */
+uint32_t rxd_icrc_place(const uint8_t *ip, uint32_t hdr_len, uint32_t len,
+			uint32_t pad, void *dst);
+
 #endif /* RXD_ICRC_H */

@@ -204,6 +204,19 @@ parse_bth(const uint8_t *bth, struct rxd_pkt *pkt)
 	pkt->psn = rxd_get24(bth + 9);
 }
 
+/*
+ * The opcodes whose ICRC check RXD_PARSE_DEFER_ICRC leaves to the
+ * responder: an RC WRITE's MIDDLE and LAST (no RETH, no immediate), whose
+ * place in memory follows from the QP's state, not from the frame.
+ */
+static bool
+placed_early(const struct rxd_opcode_info *op)
+{
+	return op->service == RXD_SVC_RC &&
+		(op->flags & (RXD_OPF_WRITE | RXD_OPF_FIRST | RXD_OPF_IMM)) ==
+		RXD_OPF_WRITE;
+}
+
 /* ip_len counts the IP datagram: header, UDP, BTH ... ICRC. */
 static enum rxd_wire_err
 parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
@@ -242,10 +255,33 @@ parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
 		err = check_aeth(pkt);
 	if (err != RXD_WIRE_OK)
 		return err;
-	if (!(flags & RXD_PARSE_NO_ICRC) &&
-	    rxd_icrc_compute(ip, ip_len - RXD_ICRC_LEN) != pkt->icrc)
+	if (flags & RXD_PARSE_NO_ICRC)
+		return RXD_WIRE_OK;
+	if ((flags & RXD_PARSE_DEFER_ICRC) && placed_early(op)) {
+		pkt->icrc_deferred = true;
+		return RXD_WIRE_OK;
+	}
+	if (rxd_icrc_compute(ip, ip_len - RXD_ICRC_LEN) != pkt->icrc)
 		return RXD_WIRE_ICRC;
 	return RXD_WIRE_OK;
+}
+
+bool
+rxd_wire_icrc_ok(const uint8_t *frame, const struct rxd_pkt *pkt)
+{
+	return rxd_icrc_compute(frame + pkt->l3_off, pkt->frame_len -
+				pkt->l3_off - RXD_ICRC_LEN) == pkt->icrc;
+}
+
+bool
+rxd_wire_place(const uint8_t *frame, const struct rxd_pkt *pkt, void *dst)
+{
+	uint32_t end = pkt->payload_off + pkt->payload_len;
+
+	return rxd_icrc_place(frame + pkt->l3_off,
+			      pkt->payload_off - pkt->l3_off, pkt->payload_len,
+			      pkt->frame_len - RXD_ICRC_LEN - end, dst) ==
+		pkt->icrc;
 }
 
 enum rxd_wire_err

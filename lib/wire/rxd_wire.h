@@ -249,12 +249,20 @@ struct rxd_pkt {
 	uint32_t payload_len;        /**< without pad */
 	uint32_t frame_len;          /**< up to and including the ICRC */
 	uint32_t icrc;               /**< as read from or written to the wire */
+	bool icrc_deferred;          /**< not checked yet (RXD_PARSE_DEFER_ICRC) */
 };
 
 /** Parse options. */
 enum rxd_parse_flags {
 	RXD_PARSE_NO_ICRC = 1u << 0,  /**< skip ICRC verification */
 	RXD_PARSE_NO_CSUM = 1u << 1,  /**< skip IPv4/UDP checksum checks */
+	/**
+	 * Leave the ICRC of an RC WRITE MIDDLE or LAST without immediate
+	 * unchecked (pkt->icrc_deferred): the responder checks it while it
+	 * copies the payload into place (rxd_wire_place()), or checks it
+	 * first (rxd_wire_icrc_ok()) before anything else it does.
+	 */
+	RXD_PARSE_DEFER_ICRC = 1u << 2,
 };
 
 /**
@@ -275,6 +283,17 @@ enum rxd_wire_err rxd_wire_parse(const uint8_t *frame, uint32_t len,
  */
 enum rxd_wire_err rxd_wire_parse_ip(const uint8_t *ip, uint32_t len,
 				    struct rxd_pkt *pkt, unsigned int flags);
+
+/** True if the frame's ICRC (of a parsed RoCE frame pkt) is right. */
+bool rxd_wire_icrc_ok(const uint8_t *frame, const struct rxd_pkt *pkt);
+
+/**
+ * Copy the payload of a parsed RoCE frame to dst, checking its ICRC in
+ * the same pass.  When it returns false the frame is corrupt: the bytes
+ * at dst are not the payload and the frame must be dropped.
+ */
+bool rxd_wire_place(const uint8_t *frame, const struct rxd_pkt *pkt,
+		    void *dst);
 
 /**
  * Length of the headers rxd_wire_build() writes before the payload

@@ -80,6 +80,34 @@ check_layout(const struct rxd_pkt *pkt, uint32_t len)
 		CHECK(pkt->payload_len == 0 && pkt->padcnt == 0);
 }
 
+/*
+ * A deferred ICRC check (RXD_PARSE_DEFER_ICRC) agrees with the parser's
+ * own, made alone or while placing the payload; other checks are as
+ * without deferral.
+ */
+static void
+check_deferred(const uint8_t *data, uint32_t len, bool ip_only,
+	       unsigned int flags)
+{
+	static uint8_t placed[RXD_MAX_PMTU];
+	struct rxd_pkt full, late;
+	enum rxd_wire_err err_full, err_late;
+
+	flags &= ~(unsigned int)RXD_PARSE_NO_ICRC;
+	err_full = parse(data, len, ip_only, &full, flags);
+	err_late = parse(data, len, ip_only, &late,
+			 flags | RXD_PARSE_DEFER_ICRC);
+	if (!late.icrc_deferred) {
+		CHECK(err_late == err_full);
+		return;
+	}
+	CHECK(err_late == RXD_WIRE_OK);
+	CHECK(err_full == RXD_WIRE_OK || err_full == RXD_WIRE_ICRC);
+	CHECK(rxd_wire_icrc_ok(data, &late) == (err_full == RXD_WIRE_OK));
+	CHECK(rxd_wire_place(data, &late, placed) ==
+	      (err_full == RXD_WIRE_OK));
+}
+
 /* Build the frame again from its fields; it must parse, fully checked. */
 static void
 check_rebuild(const struct rxd_pkt *pkt, const uint8_t *base, bool ip_only)
@@ -141,6 +169,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	CHECK(rxd_test_pkt_diff(&pkt, &loose, RXD_TEST_CMP_ALL) == NULL);
 	check_layout(&pkt, len);
+	check_deferred(data, len, ip_only, flags);
 	check_rebuild(&pkt, data, ip_only);
 	rebuilt++;
 	return 0;

@@ -279,6 +279,50 @@ Test(rc_faults, soak_loss_dup_reorder_corrupt)
 				    c1.wire_err[RXD_WIRE_ICRC]));
 }
 
+/*
+ * The payload of a WRITE's MIDDLE and LAST is copied into place while its
+ * ICRC is checked.  With a tenth of the requester's frames corrupted, a
+ * corrupt one has written its bytes when it is found out: it must be
+ * dropped and counted without moving the responder on, so that the frame
+ * sent again writes them right.  Each 64 KiB WRITE (64 frames) lands in
+ * a zeroed buffer and must read back exactly, with one completion.
+ */
+Test(rc_faults, corrupt_write_payloads_written_again)
+{
+	struct rxd_port_counters c0, c1;
+	uint32_t len = 8 * SLOT, i;
+	uint64_t refused;
+	struct ibv_wc wc;
+
+	faults(0, 0, 0, 0.1, false);
+	for (i = 0; i < 40; i++) {
+		fill(p.a.buf, len, i);
+		memset(p.b.buf, 0, len);
+		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, i, 0, len,
+				     (uintptr_t)p.b.buf, p.b.mr->rkey,
+				     IBV_SEND_SIGNALED), 0);
+		cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 60000), 1, "WRITE %u: %s",
+			     i, qp_state_text());
+		cr_assert_eq(wc.status, IBV_WC_SUCCESS, "WRITE %u: %s", i,
+			     ibv_wc_status_str(wc.status));
+		cr_assert_eq(wc.wr_id, i);
+		cr_assert_arr_eq(p.b.buf, p.a.buf, len, "WRITE %u", i);
+	}
+	cr_assert_eq(ibv_poll_cq(p.a.cq, 1, &wc), 0, "no extra completion");
+	cr_assert_eq(rxd_port_counters(0, &c0), 0);
+	cr_assert_eq(rxd_port_counters(1, &c1), 0);
+	refused = c1.wire_err[RXD_WIRE_ICRC] + c1.wire_err[RXD_WIRE_IP_CSUM] +
+		c1.wire_err[RXD_WIRE_UDP_CSUM];
+	cr_assert_gt(c1.wire_err[RXD_WIRE_ICRC], 0);
+	cr_assert_leq(refused, c0.fault_tx_corrupted,
+		      "%lu refused, %lu corrupted: one count per frame",
+		      (unsigned long)refused,
+		      (unsigned long)c0.fault_tx_corrupted);
+	cr_log_info("corrupt WRITEs: %lu frames corrupted, %lu refused by "
+		    "ICRC", (unsigned long)c0.fault_tx_corrupted,
+		    (unsigned long)c1.wire_err[RXD_WIRE_ICRC]);
+}
+
 static double
 elapsed_ms(const struct timespec *t0)
 {

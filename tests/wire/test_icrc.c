@@ -315,8 +315,9 @@ Test(icrc, incremental_api)
 
 /*
  * Frames built with their payload copied in (rxd_icrc_copy: one pass)
- * carry the reference ICRC and the payload, and rxd_icrc_copy called
- * alone copies the payload and gives that ICRC, with each implementation:
+ * carry the reference ICRC and the payload, rxd_icrc_copy called alone
+ * copies the payload in and gives that ICRC, and rxd_icrc_place copies it
+ * out of the frame and gives that ICRC, with each implementation:
  * opcodes without and with extension headers (RETH, AtomicETH, DETH and
  * ImmDt), IPv4 and IPv6, payload lengths 0..300 and up to 4096.
  */
@@ -329,6 +330,7 @@ ParameterizedTest(enum rxd_crc32_impl *impl, icrc,
 		  built_copying_matches_reference)
 {
 	static uint8_t frame[RXD_TEST_FRAME_MAX], payload[4096];
+	static uint8_t placed[4096];
 	static const uint8_t ops[] = {
 		RXD_OP_RC_SEND_MIDDLE, RXD_OP_RC_WRITE_FIRST,
 		RXD_OP_RC_SEND_ONLY, RXD_OP_UD_SEND_ONLY_IMM,
@@ -368,6 +370,15 @@ ParameterizedTest(enum rxd_crc32_impl *impl, icrc,
 					     "%u", len);
 				cr_assert_eq(memcmp(frame + pkt.payload_off,
 						    payload, len), 0);
+				/* and out of the frame, as a receiver does */
+				memset(placed, 0, len);
+				cr_assert_eq(rxd_icrc_place(frame + pkt.l3_off,
+							    pkt.payload_off -
+							    pkt.l3_off, len,
+							    pkt.padcnt, placed),
+					     pkt.icrc, "rxd_icrc_place, payload "
+					     "%u", len);
+				cr_assert_eq(memcmp(placed, payload, len), 0);
 			}
 		}
 	}
