@@ -6,17 +6,21 @@
 # machine's own limits and their ratio.  A benchmark, never a test: it
 # asserts nothing about speed and exits non-zero only when a run fails.
 #
-#   limits  rxd-memif-raw: frames/s of 1082-byte frames (rxd's data frame
-#           at path MTU 1024) between two processes, and the round trip of
-#           a 64-byte frame; memcpy-bench: one core's memcpy at 64 KiB and
-#           4 MiB
+#   limits  rxd-memif-raw: frames/s between two processes of 4154-byte
+#           frames (rxd's data frame at path MTU 4096) over 8 KiB memif
+#           buffers, in one mbuf and in 2 KiB mbufs, and of 1082-byte
+#           frames (path MTU 1024) over the default 2 KiB buffers; the
+#           round trip of a 64-byte frame; memcpy-bench: one core's memcpy
+#           at 64 KiB and 4 MiB
 #   rxd     rxd-perf server and client over memif, one lcore each (the
 #           engine runs inline in the application's thread): write_bw,
-#           read_bw, send_bw at 64 KiB; write_bw at 64 B with post lists
-#           of 32 and one signaled WR in 32 (message rate); send_lat and
-#           write_lat at 8 B; Debian's unmodified ib_write_bw and
-#           ib_send_lat on rxd (through build/compat) when perftest is
-#           installed; rxd-testpmd's "show mem"
+#           read_bw, send_bw at 64 KiB with MTU 4200 (path MTU 4096) over
+#           8 KiB memif buffers, write_bw at 64 KiB with the default MTU
+#           1500 (path MTU 1024); write_bw at 64 B with post lists of 32
+#           and one signaled WR in 32 (message rate); send_lat and
+#           write_lat at 8 B; Debian's unmodified ib_write_bw (path MTU
+#           4096) and ib_send_lat on rxd (through build/compat) when
+#           perftest is installed; rxd-testpmd's "show mem"
 #   scaling rxd-perf --loopback (one process, net_ring pair, 2 QPs)
 #           write_bw at 64 B with one engine lcore for both ports, then
 #           with two (one a port); handoff-bench: what passing a frame
@@ -65,10 +69,10 @@ for p in "$raw" "$perf" "$testpmd" "$memcpy" "$handoff"; do
 	[ -x "$p" ] || { echo "run-bench: $p not built (make build)" >&2; exit 2; }
 done
 
-# EAL of one side: lcore, memif role, file prefix
+# EAL of one side: lcore, memif role, file prefix[, memif buffer size]
 eal() {
 	echo "-l $1 --no-pci --no-huge -m 512 --file-prefix rxdb$3$$" \
-		"--vdev=net_memif0,role=$2,id=0,socket=$sock,socket-abstract=no,bsize=2048" \
+		"--vdev=net_memif0,role=$2,id=0,socket=$sock,socket-abstract=no,bsize=${4:-2048}" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
 }
 
@@ -102,7 +106,7 @@ key() {
 echo "run-bench: $(nproc) cores, $(uname -r), $rounds rounds of $secs s runs," \
 	"outputs in $dir" >&2
 
-# rxd_perf NAME TEST FLAGS...: rxd-perf, one lcore per side
+# rxd_perf NAME TEST FLAGS...: rxd-perf, one lcore per side, MTU 1500
 rxd_perf() {
 	local name=$1
 	shift
@@ -111,6 +115,27 @@ rxd_perf() {
 		"$@" -p $tcp --json +++ \
 		"$perf" $(eal 1 client "c$name") -- --ip 10.0.0.2/24 \
 		"$@" -p $tcp --json 127.0.0.1
+}
+
+# rxd_perf4k NAME TEST FLAGS...: the same at MTU 4200 (path MTU 4096)
+# over 8 KiB memif buffers
+rxd_perf4k() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2046
+	pair "$name" "$perf" $(eal 0 server "s$name" 8192) -- \
+		--ip 10.0.0.1/24 --mtu 4200 "$@" -p $tcp --json +++ \
+		"$perf" $(eal 1 client "c$name" 8192) -- --ip 10.0.0.2/24 \
+		--mtu 4200 "$@" -p $tcp --json 127.0.0.1
+}
+
+# raw_rate NAME SIZE BSIZE SEG: rxd-memif-raw frames/s
+raw_rate() {
+	# shellcheck disable=SC2046
+	pair "$1" "$raw" $(eal 0 server "rs$1" "$3") -- rx -t "$secs" \
+		--seg "$4" +++ \
+		"$raw" $(eal 1 client "rc$1" "$3") -- tx -t "$secs" -s "$2" \
+		--seg "$4"
 }
 
 # loopback NAME LCORES: rxd-perf --loopback, 2 QPs, 64 B message rate;
@@ -132,32 +157,36 @@ if command -v ib_write_bw >/dev/null; then
 	# shellcheck source=../lib/compat-env.sh
 	. "$here/../lib/compat-env.sh" "$build"
 fi
+# pt NAME MTU BSIZE TOOL FLAGS...
 pt() {
-	local name=$1 tool=$2
-	shift 2
+	local name=$1 mtu=$2 bsize=$3 tool=$4
+	shift 4
 	$have_perftest || return 0
-	pair "$name" env RXD_EAL_ARGS="$(eal 0 server "s$name")" \
-		RXD_ADDR=10.0.0.1/24 "$tool" -d rxd0 -x 1 -p $tcp "$@" +++ \
-		env RXD_EAL_ARGS="$(eal 1 client "c$name")" \
-		RXD_ADDR=10.0.0.2/24 "$tool" -d rxd0 -x 1 -p $tcp "$@" 127.0.0.1
+	pair "$name" env RXD_EAL_ARGS="$(eal 0 server "s$name" "$bsize")" \
+		RXD_ADDR=10.0.0.1/24 RXD_MTU="$mtu" \
+		"$tool" -d rxd0 -x 1 -p $tcp "$@" +++ \
+		env RXD_EAL_ARGS="$(eal 1 client "c$name" "$bsize")" \
+		RXD_ADDR=10.0.0.2/24 RXD_MTU="$mtu" \
+		"$tool" -d rxd0 -x 1 -p $tcp "$@" 127.0.0.1
 }
 
 for r in $(seq "$rounds"); do
 	echo "run-bench: round $r of $rounds" >&2
-	# shellcheck disable=SC2046
-	pair "raw-rate.$r" "$raw" $(eal 0 server rs) -- rx -t "$secs" +++ \
-		"$raw" $(eal 1 client rc) -- tx -t "$secs" -s 1082
-	rxd_perf "write_bw.$r" write_bw -s 65536 -D "$secs"
-	rxd_perf "read_bw.$r" read_bw -s 65536 -D "$secs"
-	rxd_perf "send_bw.$r" send_bw -s 65536 -D "$secs"
+	raw_rate "raw-rate4k.$r" 4154 8192 8192
+	rxd_perf4k "write_bw.$r" write_bw -s 65536 -D "$secs"
+	rxd_perf4k "read_bw.$r" read_bw -s 65536 -D "$secs"
+	rxd_perf4k "send_bw.$r" send_bw -s 65536 -D "$secs"
+	raw_rate "raw-rate4kc.$r" 4154 8192 2048
+	raw_rate "raw-rate.$r" 1082 2048 2048
+	rxd_perf "write_bw1k.$r" write_bw -s 65536 -D "$secs"
 	rxd_perf "msg_rate.$r" write_bw -s 64 -l 32 -Q 32 -t 256 -D "$secs"
 	# shellcheck disable=SC2046
 	pair "raw-rtt.$r" "$raw" $(eal 0 server ps) -- fwd -t "$secs" +++ \
 		"$raw" $(eal 1 client pc) -- ping -t "$secs" -s 64
 	rxd_perf "send_lat.$r" send_lat -s 8 -n 20000
 	rxd_perf "write_lat.$r" write_lat -s 8 -n 20000
-	pt "ib_write_bw.$r" ib_write_bw -s 65536 -n 20000
-	pt "ib_send_lat.$r" ib_send_lat -s 8 -n 20000
+	pt "ib_write_bw.$r" 4200 8192 ib_write_bw -s 65536 -n 20000
+	pt "ib_send_lat.$r" 1500 2048 ib_send_lat -s 8 -n 20000
 	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
 		failed="$failed memcpy"
 	loopback "scale1.$r" -l0-1
