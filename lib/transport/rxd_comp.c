@@ -171,43 +171,88 @@ responder_of(struct rxd_rc *rc, uint32_t psn)
 	return NULL;
 }
 
-static void
+/* Where a READ response stands against the READ it answers. */
+enum read_fit {
+	READ_DUPLICATE,   /* no READ waits for it, or already received */
+	READ_AHEAD,       /* beyond the next expected: one was lost */
+	READ_BAD_LEN,     /* the next expected, of the wrong length */
+	READ_NEXT,        /* the next expected: *s, its payload at *off */
+};
+
+static enum read_fit
+read_fit(struct rxd_rc *rc, const struct rxd_pkt *p, struct rxd_swqe **s,
+	 uint32_t *off)
+{
+	uint32_t expect;
+
+	*s = responder_of(rc, p->psn);
+	if (*s == NULL || (*s)->w.opcode != IBV_WR_RDMA_READ)
+		return READ_DUPLICATE;
+	expect = rxd_psn_add((*s)->first_psn, (*s)->rcvd);
+	if (p->psn != expect)
+		return rxd_psn_diff(p->psn, expect) < 0 ? READ_DUPLICATE :
+			READ_AHEAD;
+	*off = (*s)->rcvd * rc->mtu;
+	if (p->payload_len != ((p->op->flags & RXD_OPF_LAST) ?
+			       (*s)->w.length - *off : rc->mtu))
+		return READ_BAD_LEN;
+	return READ_NEXT;
+}
+
+/*
+ * A READ response.  The next one expected whose bytes go to one SGE is
+ * copied there while its deferred ICRC is checked (as the responder
+ * places WRITEs: the bytes lie inside the READ's own buffer, undefined
+ * until it completes, and a corrupt response is requested again);
+ * every other frame is checked first.  @return false if it was corrupt.
+ */
+static bool
 read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
-	struct rxd_swqe *s = responder_of(rc, p->psn);
-	uint32_t expect, off;
+	enum read_fit fit;
+	struct rxd_swqe *s;
+	uint8_t *dst = NULL;
+	uint32_t off = 0;
 
-	if (s == NULL || s->w.opcode != IBV_WR_RDMA_READ) {
+	fit = read_fit(rc, p, &s, &off);
+	if (fit == READ_NEXT && p->icrc_deferred)
+		dst = rxd_rc_sge_span(s->w.sge, s->w.num_sge, off,
+				      p->payload_len, IBV_ACCESS_LOCAL_WRITE);
+	if (dst == NULL && !rxd_rc_icrc_ok(m, p))
+		return false;
+	switch (fit) {
+	case READ_DUPLICATE:
 		rc->cnt.duplicates++;
-		return;
-	}
-	expect = rxd_psn_add(s->first_psn, s->rcvd);
-	if (p->psn != expect) {
-		if (rxd_psn_diff(p->psn, expect) < 0) {
-			rc->cnt.duplicates++;
-		} else {
-			rc->cnt.out_of_sequence++;
-			rxd_req_rewind(rc, expect);
-		}
-		return;
+		return true;
+	case READ_AHEAD:
+		rc->cnt.out_of_sequence++;
+		rxd_req_rewind(rc, rxd_psn_add(s->first_psn, s->rcvd));
+		return true;
+	case READ_BAD_LEN:
+		rxd_comp_error(rc, IBV_WC_LOC_LEN_ERR);
+		return true;
+	case READ_NEXT:
+		break;
 	}
 	if (p->op->flags & RXD_OPF_FIRST)
 		ack_to(rc, rxd_psn_add(s->first_psn, RXD_PSN_MASK));
-	off = s->rcvd * rc->mtu;
-	if (p->payload_len != ((p->op->flags & RXD_OPF_LAST) ?
-			       s->w.length - off : rc->mtu) ||
-	    !rxd_rc_copy_sges(s->w.sge, s->w.num_sge, off,
-			      rte_pktmbuf_mtod_offset(m, uint8_t *,
-						      p->payload_off),
-			      p->payload_len, true)) {
+	if (dst != NULL) {
+		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
+				    dst))
+			return false;
+	} else if (!rxd_rc_copy_sges(s->w.sge, s->w.num_sge, off,
+				     rte_pktmbuf_mtod_offset(m, uint8_t *,
+							     p->payload_off),
+				     p->payload_len, true)) {
 		rxd_comp_error(rc, IBV_WC_LOC_LEN_ERR);
-		return;
+		return true;
 	}
 	s->rcvd++;
 	s->done = s->rcvd == s->npkts;
 	una_to(rc, p->psn);
 	rxd_comp_retire(rc);
 	progress(rc);
+	return true;
 }
 
 static void
@@ -299,19 +344,22 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 	fail_at(rc, p->psn, code < 5 ? nak_status[code] : IBV_WC_REM_OP_ERR);
 }
 
-void
+bool
 rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
 	if (!rxd_rc_outstanding(rc)) {
+		if (!rxd_rc_icrc_ok(m, p))
+			return false;
 		rc->cnt.duplicates++;     /* nothing outstanding */
-		return;
+		return true;
 	}
 	if (p->op->flags & RXD_OPF_READ)
-		read_response(rc, m, p);
-	else if (p->op->flags & RXD_OPF_ATOMIC)
+		return read_response(rc, m, p);
+	if (p->op->flags & RXD_OPF_ATOMIC)
 		atomic_ack(rc, p);
 	else
 		acknowledge(rc, p);
+	return true;
 }
 
 /* Where a timed-out head WQE resumes: its first PSN not yet ACKed. */

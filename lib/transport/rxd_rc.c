@@ -243,7 +243,9 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 			rxd_resp_uc_rx(rc, m, pkt);
 	} else if (pkt->op->flags & RXD_OPF_RESP) {
 		if (st == IBV_QPS_RTS || st == IBV_QPS_SQD)
-			rxd_comp_rx(rc, m, pkt);
+			ok = rxd_comp_rx(rc, m, pkt);
+		else
+			ok = rxd_rc_icrc_ok(m, pkt);
 	} else {
 		ok = rxd_resp_rx(rc, m, pkt);
 	}
@@ -329,12 +331,13 @@ rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 
 /*
  * Where bytes off..off+len of the SGEs are, when they lie in one SGE whose
- * MR allows local reads; NULL otherwise (rxd_rc_copy_sges then gathers
- * them, or finds the fault).
+ * MR allows need (0 for reading, IBV_ACCESS_LOCAL_WRITE for writing);
+ * NULL otherwise (rxd_rc_copy_sges then gathers or scatters them, or
+ * finds the fault).
  */
-const uint8_t *
+uint8_t *
 rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
-		uint32_t len)
+		uint32_t len, unsigned int need)
 {
 	const struct rxd_mr *mr;
 	uint32_t i;
@@ -344,7 +347,7 @@ rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 	if (i == num_sge || sge[i].length - off < len)
 		return NULL;
 	mr = rxd_mr_find(sge[i].lkey);
-	if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, len, 0))
+	if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, len, need))
 		return NULL;
 	return rxd_mr_addr(mr, sge[i].addr + off);
 }

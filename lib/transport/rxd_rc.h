@@ -160,7 +160,7 @@ void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);
 
 /* rxd_comp.c */
 void rxd_comp_retire(struct rxd_rc *rc);
-void rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
+bool rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 		 const struct rxd_pkt *pkt);
 void rxd_comp_timeout(struct rxd_rc *rc, uint64_t now);
 void rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status);
@@ -190,8 +190,8 @@ void rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline);
 void rxd_rc_to_error(struct rxd_rc *rc);
 bool rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge,
 		      uint32_t off, uint8_t *buf, uint32_t len, bool to_sge);
-const uint8_t *rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge,
-			       uint32_t off, uint32_t len);
+uint8_t *rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge,
+			  uint32_t off, uint32_t len, unsigned int need);
 void rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 		     const struct ibv_wc *wc, uint32_t retired, bool solicited);
 

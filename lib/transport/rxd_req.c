@@ -160,7 +160,7 @@ payload_of(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
 		*src = w->inline_data + off;
 		return true;
 	}
-	*src = rxd_rc_sge_span(w->sge, w->num_sge, off, len);
+	*src = rxd_rc_sge_span(w->sge, w->num_sge, off, len, 0);
 	return *src != NULL ||
 		rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
 }

@@ -206,15 +206,18 @@ parse_bth(const uint8_t *bth, struct rxd_pkt *pkt)
 
 /*
  * The opcodes whose ICRC check RXD_PARSE_DEFER_ICRC leaves to the
- * responder: an RC WRITE's MIDDLE and LAST (no RETH, no immediate), whose
- * place in memory follows from the QP's state, not from the frame.
+ * transport: the MIDDLE and LAST of an RC WRITE (no immediate) or READ
+ * response, whose place in memory follows from the QP's state, not from
+ * the frame.
  */
 static bool
 placed_early(const struct rxd_opcode_info *op)
 {
-	return op->service == RXD_SVC_RC &&
-		(op->flags & (RXD_OPF_WRITE | RXD_OPF_FIRST | RXD_OPF_IMM)) ==
-		RXD_OPF_WRITE;
+	uint16_t f = op->flags & (RXD_OPF_WRITE | RXD_OPF_READ |
+				  RXD_OPF_FIRST | RXD_OPF_IMM);
+
+	return op->service == RXD_SVC_RC && (op->flags & RXD_OPF_PAYLOAD) &&
+		(f == RXD_OPF_WRITE || f == RXD_OPF_READ);
 }
 
 /* ip_len counts the IP datagram: header, UDP, BTH ... ICRC. */

@@ -280,47 +280,62 @@ Test(rc_faults, soak_loss_dup_reorder_corrupt)
 }
 
 /*
- * The payload of a WRITE's MIDDLE and LAST is copied into place while its
- * ICRC is checked.  With a tenth of the requester's frames corrupted, a
- * corrupt one has written its bytes when it is found out: it must be
- * dropped and counted without moving the responder on, so that the frame
- * sent again writes them right.  Each 64 KiB WRITE (64 frames) lands in
- * a zeroed buffer and must read back exactly, with one completion.
+ * The payload of a WRITE's MIDDLE and LAST, and of a READ response's, is
+ * copied into place while its ICRC is checked.  With a tenth of the frames
+ * port 0 sends and receives corrupted, a corrupt one has written its bytes
+ * when it is found out: it must be dropped and counted without moving the
+ * QP on, so that the frame sent again writes them right.  Each 64 KiB
+ * transfer (64 frames) lands in a zeroed buffer and must read back
+ * exactly, with one completion.
  */
-Test(rc_faults, corrupt_write_payloads_written_again)
+static void
+corrupt_transfers(enum ibv_wr_opcode opcode)
 {
-	struct rxd_port_counters c0, c1;
-	uint32_t len = 8 * SLOT, i;
-	uint64_t refused;
+	struct rc_end *from = opcode == IBV_WR_RDMA_WRITE ? &p.a : &p.b;
+	struct rc_end *to = opcode == IBV_WR_RDMA_WRITE ? &p.b : &p.a;
+	struct rxd_port_counters c[2];
+	uint32_t len = 8 * SLOT, i, at = opcode == IBV_WR_RDMA_WRITE;
+	uint64_t refused, corrupted;
 	struct ibv_wc wc;
 
 	faults(0, 0, 0, 0.1, false);
 	for (i = 0; i < 40; i++) {
-		fill(p.a.buf, len, i);
-		memset(p.b.buf, 0, len);
-		cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, i, 0, len,
+		fill(from->buf, len, i);
+		memset(to->buf, 0, len);
+		cr_assert_eq(rc_post(&p.a, opcode, i, 0, len,
 				     (uintptr_t)p.b.buf, p.b.mr->rkey,
 				     IBV_SEND_SIGNALED), 0);
-		cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 60000), 1, "WRITE %u: %s",
+		cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 60000), 1, "%u: %s",
 			     i, qp_state_text());
-		cr_assert_eq(wc.status, IBV_WC_SUCCESS, "WRITE %u: %s", i,
+		cr_assert_eq(wc.status, IBV_WC_SUCCESS, "%u: %s", i,
 			     ibv_wc_status_str(wc.status));
 		cr_assert_eq(wc.wr_id, i);
-		cr_assert_arr_eq(p.b.buf, p.a.buf, len, "WRITE %u", i);
+		cr_assert_arr_eq(to->buf, from->buf, len, "transfer %u", i);
 	}
 	cr_assert_eq(ibv_poll_cq(p.a.cq, 1, &wc), 0, "no extra completion");
-	cr_assert_eq(rxd_port_counters(0, &c0), 0);
-	cr_assert_eq(rxd_port_counters(1, &c1), 0);
-	refused = c1.wire_err[RXD_WIRE_ICRC] + c1.wire_err[RXD_WIRE_IP_CSUM] +
-		c1.wire_err[RXD_WIRE_UDP_CSUM];
-	cr_assert_gt(c1.wire_err[RXD_WIRE_ICRC], 0);
-	cr_assert_leq(refused, c0.fault_tx_corrupted,
-		      "%lu refused, %lu corrupted: one count per frame",
-		      (unsigned long)refused,
-		      (unsigned long)c0.fault_tx_corrupted);
-	cr_log_info("corrupt WRITEs: %lu frames corrupted, %lu refused by "
-		    "ICRC", (unsigned long)c0.fault_tx_corrupted,
-		    (unsigned long)c1.wire_err[RXD_WIRE_ICRC]);
+	cr_assert_eq(rxd_port_counters(0, &c[0]), 0);
+	cr_assert_eq(rxd_port_counters(1, &c[1]), 0);
+	/* the data frames: sent by port 0 (WRITE) or received by it (READ) */
+	refused = c[at].wire_err[RXD_WIRE_ICRC] +
+		c[at].wire_err[RXD_WIRE_IP_CSUM] +
+		c[at].wire_err[RXD_WIRE_UDP_CSUM];
+	corrupted = at ? c[0].fault_tx_corrupted : c[0].fault_rx_corrupted;
+	cr_assert_gt(c[at].wire_err[RXD_WIRE_ICRC], 0);
+	cr_assert_leq(refused, corrupted, "%lu refused, %lu corrupted",
+		      (unsigned long)refused, (unsigned long)corrupted);
+	cr_log_info("%u x 64 KiB: %lu data frames corrupted, %lu refused by "
+		    "ICRC", i, (unsigned long)corrupted,
+		    (unsigned long)c[at].wire_err[RXD_WIRE_ICRC]);
+}
+
+Test(rc_faults, corrupt_write_payloads_written_again)
+{
+	corrupt_transfers(IBV_WR_RDMA_WRITE);
+}
+
+Test(rc_faults, corrupt_read_responses_written_again)
+{
+	corrupt_transfers(IBV_WR_RDMA_READ);
 }
 
 static double
