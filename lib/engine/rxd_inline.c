@@ -13,6 +13,9 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_pause.h>
 
 #include "rxd_stack.h"
@@ -69,6 +72,16 @@ watch(void *arg)
 	unsigned int sleep_us = WATCH_SLEEP_MIN_US, empty = 0;
 
 	(void)arg;
+	/*
+	 * An lcore id gives this thread its own mempool caches: without one
+	 * every mbuf the port allocates or frees goes through the pool's
+	 * shared ring, and memif then copies frames into cold buffers.
+	 * Without an id to spare the engines still run, more slowly.
+	 */
+	if (rte_thread_register() != 0)
+		rte_log(RTE_LOG_NOTICE, rxd_logtype_stack, "rxd: the inline "
+			"watcher has no lcore id (%s): no mempool cache\n",
+			rte_strerror(rte_errno));
 	while (__atomic_load_n(&watching, __ATOMIC_ACQUIRE)) {
 		if (rte_rdtsc() - __atomic_load_n(&app_polled,
 						  __ATOMIC_RELAXED) < quiet) {
@@ -87,6 +100,7 @@ watch(void *arg)
 			sleep_us = RTE_MIN(sleep_us * 2, WATCH_SLEEP_MAX_US);
 		}
 	}
+	rte_thread_unregister();
 	return NULL;
 }
 

@@ -22,6 +22,7 @@ struct rxd_stack {
 };
 
 extern struct rxd_stack rxd_stk;
+extern int rxd_logtype_stack;   /**< rte_log type "rxd.stack" */
 
 /** Record the message of a failed API call, set errno; returns -1. */
 int rxd_stack_fail(int err, const char *fmt, ...)
