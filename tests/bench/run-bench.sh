@@ -161,20 +161,6 @@ if command -v ib_write_bw >/dev/null; then
 	# shellcheck source=../lib/compat-env.sh
 	. "$here/../lib/compat-env.sh" "$build"
 fi
-# retry CMD...: run a perftest client again while it finds no server: its
-# server listens only once both memif ends are up, and perftest's client
-# does not retry the connection itself
-retry() {
-	local out i
-	for i in 1 2 3 4 5; do
-		out=$("$@" 2>&1) && { printf '%s\n' "$out"; return 0; }
-		grep -q "Couldn't connect" <<<"$out" || break
-		sleep 1
-	done
-	printf '%s\n' "$out"
-	return 1
-}
-
 # pt NAME MTU BSIZE TOOL FLAGS...
 pt() {
 	local name=$1 mtu=$2 bsize=$3 tool=$4
@@ -183,8 +169,7 @@ pt() {
 	pair "$name" env RXD_EAL_ARGS="$(eal 0 server "s$name" "$bsize")" \
 		RXD_ADDR=10.0.0.1/24 RXD_MTU="$mtu" \
 		"$tool" -d rxd0 -x 1 -p $tcp "$@" +++ \
-		bash -c "$(declare -f retry); retry \"\$@\"" retry \
-		env RXD_EAL_ARGS="$(eal 1 client "c$name" "$bsize")" \
+		"$here/../lib/retry-connect.sh" env RXD_EAL_ARGS="$(eal 1 client "c$name" "$bsize")" \
 		RXD_ADDR=10.0.0.2/24 RXD_MTU="$mtu" \
 		"$tool" -d rxd0 -x 1 -p $tcp "$@" 127.0.0.1
 }

@@ -67,7 +67,8 @@ side() { # program role prefix ip args
 	else
 		# shellcheck disable=SC2086
 		RXD_EAL_ARGS=$(eal "$role" "$pre") RXD_ADDR=$ip/24 \
-			timeout 60 "$prog" -d rxd0 -x 1 ${args#* } -p $port
+			timeout 60 "$here/../lib/retry-connect.sh" \
+			"$prog" -d rxd0 -x 1 ${args#* } -p $port
 	fi
 }
 

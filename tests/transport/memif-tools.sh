@@ -44,20 +44,17 @@ pair() {
 	s=$!
 	for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 	# Both links come up together; the server listens on TCP only after
-	# that, so a client can get there first.  Like a user, start it again.
-	for try in 1 2 3 4 5; do
-		# shellcheck disable=SC2086
-		RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 \
-			timeout 60 "$tool" -d rxd0 $gid $args 127.0.0.1 >"$dir/$name.c" 2>&1
-		c=$?
-		grep -q "Couldn't connect to 127.0.0.1" "$dir/$name.c" || break
-		sleep 1
-	done
+	# that, so a client can get there first: like a user, start it again.
+	# shellcheck disable=SC2086
+	RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 timeout 60 \
+		"$here/../lib/retry-connect.sh" "$tool" -d rxd0 $gid $args \
+		127.0.0.1 >"$dir/$name.c" 2>&1
+	c=$?
 	wait $s
 	s=$?
 	if [ $s = 0 ] && [ $c = 0 ]; then
 		echo "PASS: $tool $args${LCORES_S:+, lcores $LCORES_S/$LCORES_C}" \
-			"(client started $try time(s))"
+			"$(grep -o "started [0-9] times" "$dir/$name.c")"
 		grep -E "iters in|^ *[0-9]+ +[0-9]+ +[0-9.]+" "$dir/$name.c" | tail -1 | sed 's/^/    /'
 	else
 		echo "FAIL: $tool $args${LCORES_S:+, lcores $LCORES_S/$LCORES_C}" \
