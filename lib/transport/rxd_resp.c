@@ -73,17 +73,25 @@ take_rwqe(struct rxd_rc *rc)
 	return true;
 }
 
+/* dst: where placed_at() puts the payload while checking its ICRC. */
 static enum resp_err
-do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
+	uint8_t *dst)
 {
 	if (!take_rwqe(rc))
 		return RESP_RNR;
-	if (rc->rcv_off + p->payload_len > rc->rwqe.length ||
-	    !rxd_rc_copy_sges(rc->rwqe.sge, rc->rwqe.num_sge, rc->rcv_off,
-			      rte_pktmbuf_mtod_offset(m, uint8_t *,
-						      p->payload_off),
-			      p->payload_len, true))
+	if (dst != NULL) {
+		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
+				    dst))
+			return RESP_CORRUPT;
+	} else if (rc->rcv_off + p->payload_len > rc->rwqe.length ||
+		   !rxd_rc_copy_sges(rc->rwqe.sge, rc->rwqe.num_sge,
+				     rc->rcv_off,
+				     rte_pktmbuf_mtod_offset(m, uint8_t *,
+							     p->payload_off),
+				     p->payload_len, true)) {
 		return RESP_LEN;
+	}
 	rc->rcv_off += p->payload_len;
 	if (p->op->flags & RXD_OPF_LAST)
 		recv_complete(rc, p, IBV_WC_SUCCESS, IBV_WC_RECV);
@@ -115,7 +123,8 @@ write_fits(const struct rxd_rc *rc, const struct rxd_pkt *p)
 }
 
 static enum resp_err
-do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
+	 uint8_t *dst)
 {
 	enum resp_err err;
 
@@ -133,9 +142,9 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return RESP_INV_REQ;
 	if (p->op->flags & RXD_OPF_IMM && !take_rwqe(rc))
 		return RESP_RNR;
-	if (p->icrc_deferred) {
+	if (dst != NULL) {
 		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
-				    rxd_mr_addr(rc->wmr, rc->wva)))
+				    dst))
 			return RESP_CORRUPT;
 	} else if (p->payload_len) {
 		memcpy(rxd_mr_addr(rc->wmr, rc->wva),
@@ -224,7 +233,8 @@ sequence_ok(const struct rxd_rc *rc, const struct rxd_pkt *p)
 }
 
 static enum resp_err
-execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
+	uint8_t *dst)
 {
 	uint16_t f = p->op->flags;
 	enum resp_err err;
@@ -235,7 +245,8 @@ execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return do_read(rc, p);
 	if (f & RXD_OPF_ATOMIC)
 		return do_atomic(rc, p);
-	err = (f & RXD_OPF_SEND) ? do_send(rc, m, p) : do_write(rc, m, p);
+	err = (f & RXD_OPF_SEND) ? do_send(rc, m, p, dst) :
+		do_write(rc, m, p, dst);
 	if (err != RESP_OK)
 		return err;
 	rc->in_msg = (f & RXD_OPF_LAST) ? 0 :
@@ -292,19 +303,32 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
 }
 
 /*
- * A WRITE MIDDLE/LAST that execute() places at once: its checks pass and
- * nothing changes before the copy, so a deferred ICRC check can be made
- * while copying (rxd_wire_place()).  Its bytes land inside the WRITE in
- * progress, which the peer may write and whose content is undefined until
- * it completes; when the frame is corrupt, the retransmission of the same
- * PSN writes them again.
+ * Where execute() puts the payload of a WRITE or SEND MIDDLE/LAST at once,
+ * or NULL: at the expected PSN, continuing this QP's message, every check
+ * of do_write()/do_send() passed and nothing changed before the copy, so
+ * a deferred ICRC check can be made while copying (rxd_wire_place()).
+ * The bytes land inside the WRITE in progress, or at the receive WQE's
+ * running offset (a MIDDLE of one path MTU, a LAST of at most one), whose
+ * content is undefined until the message completes; when the frame is
+ * corrupt, the resend of the same PSN writes them again.
  */
-static bool
-places_at_once(const struct rxd_rc *rc, const struct rxd_pkt *p)
+static uint8_t *
+placed_at(const struct rxd_rc *rc, const struct rxd_pkt *p)
 {
-	return rxd_psn_diff(p->psn, rc->epsn) == 0 && sequence_ok(rc, p) &&
-		(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) &&
-		write_fits(rc, p);
+	bool last = p->op->flags & RXD_OPF_LAST;
+
+	if (rxd_psn_diff(p->psn, rc->epsn) != 0 || !sequence_ok(rc, p))
+		return NULL;
+	if (p->op->flags & RXD_OPF_WRITE)
+		return (rc->qp->attr.qp_access_flags &
+			IBV_ACCESS_REMOTE_WRITE) && write_fits(rc, p) ?
+			rxd_mr_addr(rc->wmr, rc->wva) : NULL;
+	if (!rc->have_rwqe || (last ? p->payload_len > rc->mtu :
+			       p->payload_len != rc->mtu) ||
+	    rc->rcv_off + p->payload_len > rc->rwqe.length)
+		return NULL;
+	return rxd_rc_sge_span(rc->rwqe.sge, rc->rwqe.num_sge, rc->rcv_off,
+			       p->payload_len, IBV_ACCESS_LOCAL_WRITE);
 }
 
 bool
@@ -313,10 +337,12 @@ rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	enum ibv_qp_state st = rc->qp->attr.qp_state;
 	bool live = st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD;
 	int32_t d = rxd_psn_diff(p->psn, rc->epsn);
+	uint8_t *dst = NULL;
 	enum resp_err err;
 
-	if (p->icrc_deferred && !(live && places_at_once(rc, p)) &&
-	    !rxd_rc_icrc_ok(m, p))
+	if (p->icrc_deferred && live)
+		dst = placed_at(rc, p);
+	if (p->icrc_deferred && dst == NULL && !rxd_rc_icrc_ok(m, p))
 		return false;
 	if (!live)
 		return true;
@@ -332,7 +358,7 @@ rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		}
 		return true;
 	}
-	err = execute(rc, m, p);
+	err = execute(rc, m, p, dst);
 	if (err == RESP_CORRUPT)
 		return false;
 	rc->nak_sent = false;
@@ -366,7 +392,7 @@ rxd_resp_uc_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		rc->rcv_off = 0;
 		return;
 	}
-	if (execute(rc, m, p) != RESP_OK) {
+	if (execute(rc, m, p, NULL) != RESP_OK) {
 		rc->cnt.dropped++;
 		rc->uc_dropping = !(p->op->flags & RXD_OPF_LAST);
 		rc->in_msg = 0;

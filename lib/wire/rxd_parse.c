@@ -206,18 +206,18 @@ parse_bth(const uint8_t *bth, struct rxd_pkt *pkt)
 
 /*
  * The opcodes whose ICRC check RXD_PARSE_DEFER_ICRC leaves to the
- * transport: the MIDDLE and LAST of an RC WRITE (no immediate) or READ
- * response, whose place in memory follows from the QP's state, not from
- * the frame.
+ * transport: the MIDDLE and LAST of an RC SEND, WRITE (neither with
+ * immediate data or an rkey to invalidate) or READ response, whose place
+ * in memory follows from the QP's state, not from the frame.
  */
 static bool
 placed_early(const struct rxd_opcode_info *op)
 {
-	uint16_t f = op->flags & (RXD_OPF_WRITE | RXD_OPF_READ |
-				  RXD_OPF_FIRST | RXD_OPF_IMM);
+	uint16_t f = op->flags & (RXD_OPF_SEND | RXD_OPF_WRITE | RXD_OPF_READ |
+				  RXD_OPF_FIRST | RXD_OPF_IMM | RXD_OPF_INV);
 
 	return op->service == RXD_SVC_RC && (op->flags & RXD_OPF_PAYLOAD) &&
-		(f == RXD_OPF_WRITE || f == RXD_OPF_READ);
+		(f == RXD_OPF_SEND || f == RXD_OPF_WRITE || f == RXD_OPF_READ);
 }
 
 /* ip_len counts the IP datagram: header, UDP, BTH ... ICRC. */

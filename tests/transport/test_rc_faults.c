@@ -280,8 +280,8 @@ Test(rc_faults, soak_loss_dup_reorder_corrupt)
 }
 
 /*
- * The payload of a WRITE's MIDDLE and LAST, and of a READ response's, is
- * copied into place while its ICRC is checked.  With a tenth of the frames
+ * The payload of a SEND's or WRITE's MIDDLE and LAST, and of a READ
+ * response's, is copied into place while its ICRC is checked.  With a tenth of the frames
  * port 0 sends and receives corrupted, a corrupt one has written its bytes
  * when it is found out: it must be dropped and counted without moving the
  * QP on, so that the frame sent again writes them right.  Each 64 KiB
@@ -291,10 +291,11 @@ Test(rc_faults, soak_loss_dup_reorder_corrupt)
 static void
 corrupt_transfers(enum ibv_wr_opcode opcode)
 {
-	struct rc_end *from = opcode == IBV_WR_RDMA_WRITE ? &p.a : &p.b;
-	struct rc_end *to = opcode == IBV_WR_RDMA_WRITE ? &p.b : &p.a;
+	bool read = opcode == IBV_WR_RDMA_READ;
+	struct rc_end *from = read ? &p.b : &p.a;
+	struct rc_end *to = read ? &p.a : &p.b;
 	struct rxd_port_counters c[2];
-	uint32_t len = 8 * SLOT, i, at = opcode == IBV_WR_RDMA_WRITE;
+	uint32_t len = 8 * SLOT, i, at = !read;
 	uint64_t refused, corrupted;
 	struct ibv_wc wc;
 
@@ -302,6 +303,8 @@ corrupt_transfers(enum ibv_wr_opcode opcode)
 	for (i = 0; i < 40; i++) {
 		fill(from->buf, len, i);
 		memset(to->buf, 0, len);
+		if (opcode == IBV_WR_SEND)
+			cr_assert_eq(rc_recv(&p.b, i, 0, len), 0);
 		cr_assert_eq(rc_post(&p.a, opcode, i, 0, len,
 				     (uintptr_t)p.b.buf, p.b.mr->rkey,
 				     IBV_SEND_SIGNALED), 0);
@@ -310,6 +313,11 @@ corrupt_transfers(enum ibv_wr_opcode opcode)
 		cr_assert_eq(wc.status, IBV_WC_SUCCESS, "%u: %s", i,
 			     ibv_wc_status_str(wc.status));
 		cr_assert_eq(wc.wr_id, i);
+		if (opcode == IBV_WR_SEND) {
+			cr_assert_eq(rc_poll(p.b.cq, &wc, 1, 60000), 1);
+			cr_assert_eq(wc.status, IBV_WC_SUCCESS);
+			cr_assert_eq(wc.byte_len, len);
+		}
 		cr_assert_arr_eq(to->buf, from->buf, len, "transfer %u", i);
 	}
 	cr_assert_eq(ibv_poll_cq(p.a.cq, 1, &wc), 0, "no extra completion");
@@ -331,6 +339,11 @@ corrupt_transfers(enum ibv_wr_opcode opcode)
 Test(rc_faults, corrupt_write_payloads_written_again)
 {
 	corrupt_transfers(IBV_WR_RDMA_WRITE);
+}
+
+Test(rc_faults, corrupt_send_payloads_written_again)
+{
+	corrupt_transfers(IBV_WR_SEND);
 }
 
 Test(rc_faults, corrupt_read_responses_written_again)

@@ -385,7 +385,8 @@ Test(codec, parser_refuses_built_faults)
 static bool
 deferred_op(uint8_t op)
 {
-	return op == RXD_OP_RC_WRITE_MIDDLE || op == RXD_OP_RC_WRITE_LAST ||
+	return op == RXD_OP_RC_SEND_MIDDLE || op == RXD_OP_RC_SEND_LAST ||
+		op == RXD_OP_RC_WRITE_MIDDLE || op == RXD_OP_RC_WRITE_LAST ||
 		op == RXD_OP_RC_READ_RESP_MIDDLE ||
 		op == RXD_OP_RC_READ_RESP_LAST;
 }
