@@ -2,7 +2,7 @@
 # Thin wrapper over meson, in the style of DPDK-world projects:
 #   make demo   install what is missing, build, run the main demo
 #   make test   install what is missing, build, run the whole test suite
-#   make bench  the benchmarks of doc/performance.md (about 3 minutes)
+#   make bench  the benchmarks of doc/performance.md (about 4 minutes)
 # SANITIZE=address,undefined builds into build-asan and runs the suite there.
 
 BUILD ?= build

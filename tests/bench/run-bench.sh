@@ -20,7 +20,7 @@
 #           8 KiB memif buffers, write_bw at 64 KiB with the default MTU
 #           1500 (path MTU 1024); write_bw at 64 B with post lists of 32
 #           and one signaled WR in 32 (message rate); send_lat and
-#           write_lat at 8 B; Debian's unmodified ib_write_bw (path MTU
+#           write_lat at 8 B; Debian's unmodified ib_write_bw -D (path MTU
 #           4096) and ib_send_lat on rxd (through build/compat) when
 #           perftest is installed; rxd-testpmd's "show mem"
 #   scaling rxd-perf --loopback (one process, net_ring pair, 2 QPs)
@@ -190,7 +190,7 @@ for r in $(seq "$rounds"); do
 		"$raw" $(eal 1 client pc) -- ping -t "$secs" -s 64
 	rxd_perf "send_lat.$r" send_lat -s 8 -n 20000
 	rxd_perf "write_lat.$r" write_lat -s 8 -n 20000
-	pt "ib_write_bw.$r" 4200 8192 ib_write_bw -s 65536 -n 20000
+	pt "ib_write_bw.$r" 4200 8192 ib_write_bw -s 65536 -D "$secs"
 	pt "ib_send_lat.$r" 1500 2048 ib_send_lat -s 8 -n 20000
 	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
 		failed="$failed memcpy"
