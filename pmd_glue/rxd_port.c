@@ -91,25 +91,6 @@ pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
 }
 
 static int
-create_pool(struct rxd_port *p, uint32_t mbufs, char *err, size_t errlen)
-{
-	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
-				p->mtu + (uint32_t)PORT_FRAME_OVERHEAD);
-
-	snprintf(name, sizeof(name), "rxd_mp%u", p->port_id);
-	p->pool = rte_pktmbuf_pool_create(name, mbufs, PORT_POOL_CACHE, 0,
-		(uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
-	if (p->pool == NULL) {
-		snprintf(err, errlen, "port %u: cannot create a pool of %u "
-			 "mbufs: %s", p->port_id, mbufs, rte_strerror(rte_errno));
-		return -1;
-	}
-	p->max_frame = room;
-	return 0;
-}
-
-static int
 setup_queues(struct rxd_port *p, const struct rxd_conf_port *conf,
 	     const struct rte_eth_dev_info *info, char *err, size_t errlen)
 {
@@ -130,17 +111,23 @@ setup_queues(struct rxd_port *p, const struct rxd_conf_port *conf,
 
 /*
  * Drivers whose data path carries frames longer than the max_rx_pktlen
- * they report, up to a length one of their devargs sets.  memif (DPDK
- * 22.11) reports 1518 yet copies a frame of up to bsize bytes into one
- * descriptor; a longer frame is split over a chain of descriptors, which
- * 22.11 loses under load, so bsize is the real limit.
+ * they report, up to a length one of their devargs sets, less what the
+ * driver keeps of it.  memif (DPDK 22.11) reports 1518 yet copies a frame
+ * of up to bsize bytes into one descriptor; a longer frame is split over
+ * a chain of descriptors, which 22.11 loses under load, so bsize is the
+ * real limit.  af_packet reports 1518 too; the kernel writes a received
+ * frame 66 bytes into a ring frame of framesz bytes (after the tpacket
+ * header) and cuts what does not fit.
  */
 static const struct {
 	const char *driver;
 	const char *devarg;
 	uint32_t dflt;
+	uint32_t kept;
+	bool mbuf_sized;   /* its receive queues want mbufs of that size */
 } frame_limit_table[] = {
-	{ "net_memif", "bsize", 2048 },
+	{ "net_memif", "bsize", 2048, 0, false },
+	{ "net_af_packet", "framesz", 2048, 66, true },
 };
 
 /* The largest MTU the device accepts, as rte_eth_dev_configure() checks. */
@@ -182,6 +169,25 @@ devarg_u32(const struct rte_eth_dev_info *info, const char *key,
 }
 
 /*
+ * The frame_limit_table row of the port's driver, or -1; *frame is what
+ * its devarg says.
+ */
+static int
+frame_limit_row(const struct rte_eth_dev_info *info, uint32_t *frame)
+{
+	size_t i;
+
+	for (i = 0; i < RTE_DIM(frame_limit_table); i++) {
+		if (strcmp(info->driver_name, frame_limit_table[i].driver))
+			continue;
+		*frame = devarg_u32(info, frame_limit_table[i].devarg,
+				    frame_limit_table[i].dflt);
+		return (int)i;
+	}
+	return -1;
+}
+
+/*
  * The largest MTU rxd may use on the port: the device's, or for a driver
  * of frame_limit_table what its devarg lets through.  *hint names the
  * devarg for an error message ("" when none).
@@ -190,20 +196,49 @@ static uint32_t
 data_path_max_mtu(const struct rte_eth_dev_info *info, char *hint,
 		  size_t len)
 {
-	size_t i;
-	uint32_t frame;
+	uint32_t frame = 0;
+	int row = frame_limit_row(info, &frame);
 
 	hint[0] = '\0';
-	for (i = 0; i < RTE_DIM(frame_limit_table); i++) {
-		if (strcmp(info->driver_name, frame_limit_table[i].driver))
-			continue;
-		frame = devarg_u32(info, frame_limit_table[i].devarg,
-				   frame_limit_table[i].dflt);
+	if (row < 0)
+		return device_max_mtu(info);
+	if (frame_limit_table[row].kept != 0)
+		snprintf(hint, len, " (frames of at most %s=%u bytes, less %u)",
+			 frame_limit_table[row].devarg, frame,
+			 frame_limit_table[row].kept);
+	else
 		snprintf(hint, len, " (frames of at most %s=%u bytes)",
-			 frame_limit_table[i].devarg, frame);
-		return frame > PORT_FRAME_HDRS ? frame - PORT_FRAME_HDRS : 0;
+			 frame_limit_table[row].devarg, frame);
+	frame -= RTE_MIN(frame, frame_limit_table[row].kept);
+	return RTE_MAX(frame, (uint32_t)PORT_FRAME_HDRS) -
+		(uint32_t)PORT_FRAME_HDRS;
+}
+
+static int
+create_pool(struct rxd_port *p, uint32_t mbufs, char *err, size_t errlen)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
+				p->mtu + (uint32_t)PORT_FRAME_OVERHEAD);
+	struct rte_eth_dev_info info;
+	uint32_t frame = 0;
+	int row;
+
+	if (rte_eth_dev_info_get(p->port_id, &info) == 0 &&
+	    (row = frame_limit_row(&info, &frame)) >= 0 &&
+	    frame_limit_table[row].mbuf_sized)
+		room = RTE_MAX(room, frame);
+
+	snprintf(name, sizeof(name), "rxd_mp%u", p->port_id);
+	p->pool = rte_pktmbuf_pool_create(name, mbufs, PORT_POOL_CACHE, 0,
+		(uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
+	if (p->pool == NULL) {
+		snprintf(err, errlen, "port %u: cannot create a pool of %u "
+			 "mbufs: %s", p->port_id, mbufs, rte_strerror(rte_errno));
+		return -1;
 	}
-	return device_max_mtu(info);
+	p->max_frame = room;
+	return 0;
 }
 
 /*
