@@ -98,17 +98,25 @@ rxi_script_init() {
 # frame to $out/NAME.pcapng.
 rxi_rxd_run() {
 	local name=$1
+	# af_packet's ring frames hold the lab's MTU + 88: its default
+	# (2048, in blocks of 4096) up to MTU 1960, whole pages above
+	local fz=2048 bz=4096
+	if [ $((RXD_INTEROP_MTU + 88)) -gt 2048 ]; then
+		fz=$(( (RXD_INTEROP_MTU + 88 + 4095) / 4096 * 4096 ))
+		bz=$fz
+	fi
 	shift
 	cat >"$out/$name.ini" <<-INI
 	[port0]
 	addr = $RXD_INTEROP_RXD_IP/24
+	mtu = $RXD_INTEROP_MTU
 	capture = $out/$name.pcapng
 	INI
 	(
 		# shellcheck source=../lib/compat-env.sh
 		. "$RXD_INTEROP_HERE/../lib/compat-env.sh" "$build"
 		rxi_ns env RXD_CONFIG="$out/$name.ini" \
-			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF --log-level=lib.eal:error" \
+			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF,framesz=$fz,blocksz=$bz --log-level=lib.eal:error" \
 			timeout 120 "$@"
 	)
 }
