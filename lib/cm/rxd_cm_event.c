@@ -176,44 +176,61 @@ pop(struct rxd_cm_channel *ch)
 	return e;
 }
 
+/*
+ * Leave a channel destroyed while this thread was in it (lock held): the
+ * last to leave frees it, and the thread stays blocked as librdmacm's
+ * reader does.
+ */
+static void __attribute__((noreturn))
+leave_dead(struct rxd_cm_channel *ch)
+{
+	bool last = --ch->waiters == 0;
+
+	pthread_mutex_unlock(&rxd_cm.lock);
+	if (last)
+		channel_free(ch);
+	for (;;)
+		pause();
+}
+
+/*
+ * ch->waiters counts the threads in here for the whole call, not only
+ * while they poll: rdma_destroy_event_channel() frees the channel only
+ * when none is, so none touches it after the free (a thread between its
+ * poll and its next look did: rping's CM thread while its main thread
+ * tore down).
+ */
 int
 rxd_cm_event_take(struct rxd_cm_channel *ch, struct rdma_cm_event **ev)
 {
 	struct pollfd pfd = { .fd = ch->ch.fd, .events = POLLIN };
 	struct rxd_cm_event *e;
-	bool last;
-	int rc;
+	int rc = 0;
 
+	pthread_mutex_lock(&rxd_cm.lock);
+	ch->waiters++;
 	for (;;) {
-		pthread_mutex_lock(&rxd_cm.lock);
+		if (ch->dead)
+			leave_dead(ch);
 		e = pop(ch);
-		if (e != NULL) {
-			pthread_mutex_unlock(&rxd_cm.lock);
-			*ev = &e->ev;
-			return 0;
-		}
-		if (fcntl(ch->ch.fd, F_GETFL) & O_NONBLOCK) {
-			pthread_mutex_unlock(&rxd_cm.lock);
-			errno = EAGAIN;
-			return -1;
-		}
-		ch->waiters++;
+		if (e != NULL || rc < 0 ||
+		    (fcntl(ch->ch.fd, F_GETFL) & O_NONBLOCK))
+			break;
 		pthread_mutex_unlock(&rxd_cm.lock);
 		rc = poll(&pfd, 1, -1);
+		if (rc < 0 && errno == EINTR)
+			rc = 0;
 		pthread_mutex_lock(&rxd_cm.lock);
-		ch->waiters--;
-		if (ch->dead) {
-			last = ch->waiters == 0;
-			pthread_mutex_unlock(&rxd_cm.lock);
-			if (last)
-				channel_free(ch);
-			for (;;)
-				pause();
-		}
-		pthread_mutex_unlock(&rxd_cm.lock);
-		if (rc < 0 && errno != EINTR)
-			return -1;
 	}
+	ch->waiters--;
+	pthread_mutex_unlock(&rxd_cm.lock);
+	if (e != NULL) {
+		*ev = &e->ev;
+		return 0;
+	}
+	if (rc == 0)
+		errno = EAGAIN;
+	return -1;
 }
 
 int

@@ -120,7 +120,7 @@ struct rxd_cm_event {
 struct rxd_cm_channel {
 	struct rdma_event_channel ch;  /**< fd: eventfd, readable iff queued */
 	struct rxd_cm_event *head, *tail;
-	unsigned int waiters;          /**< threads waiting in its poll() */
+	unsigned int waiters;          /**< threads in rdma_get_cm_event() on it */
 	bool dead;                     /**< destroyed while some waited */
 };
 
