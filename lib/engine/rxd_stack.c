@@ -19,6 +19,7 @@
 #include "rxd_stack.h"
 
 #define DRAIN_MS 20              /* longest drain of queued frames at stop */
+#define DRAIN_QUIET_MS 5         /* ... and how long it waits with nothing to do */
 
 RTE_LOG_REGISTER(rxd_logtype_stack, rxd.stack, NOTICE);
 
@@ -249,26 +250,46 @@ rxd_start(int *argc, char **argv)
 	return rxd_start_conf(&conf);
 }
 
+/* True while some port's link is up (as the engines last read it). */
+static bool
+any_link_up(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < rxd_stk.n_ports; i++)
+		if (rxd_stk.ports[i].link_up)
+			return true;
+	return false;
+}
+
 /*
  * Before the engines stop, send what programs queued: a program's last
  * posts (rdma_cm's DREQ, posted by rdma_disconnect() right before exit)
  * must reach the wire, as a NIC's would.  Two barriers give launched
- * engines two passes; inline engines run until a pass finds nothing, for
- * at most DRAIN_MS.
+ * engines two passes.  Inline engines run until DRAIN_QUIET_MS pass with
+ * nothing to do, while a link is up (at most DRAIN_MS): a frame handed to
+ * memif has left only once the peer has read it from the shared ring,
+ * and a peer that sees the link go down first never does (rping's server
+ * then missed the DREQ, about 1 run in 50).  Not while the link is down:
+ * a memif peer that disconnects unmaps the ring under a polling thread.
  */
 static void
 drain(void)
 {
-	uint64_t end = rte_get_timer_cycles() +
-		rte_get_timer_hz() / 1000 * DRAIN_MS;
+	uint64_t ms = rte_get_timer_hz() / 1000, now = rte_get_timer_cycles();
+	uint64_t end = now + ms * DRAIN_MS, quiet = now + ms * DRAIN_QUIET_MS;
 
 	if (!rxd_stk.running)
 		return;
 	rxd_sync_engines();
 	rxd_sync_engines();
-	while (rxd_inline_progress() && rxd_poll() != 0 &&
-	       rte_get_timer_cycles() < end)
-		;
+	while (rxd_inline_progress() && any_link_up() &&
+	       (now = rte_get_timer_cycles()) < end && now < quiet) {
+		if (rxd_poll() != 0)
+			quiet = now + ms * DRAIN_QUIET_MS;
+		else
+			rte_delay_us_sleep(100);
+	}
 }
 
 void
