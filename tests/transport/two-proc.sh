@@ -14,6 +14,7 @@ dir=$(mktemp -d /tmp/rxd-two-proc.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 fail=0
 in_ns=""
+ready=m.sock
 vdev() { # role
 	echo "net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no"
 }
@@ -27,15 +28,13 @@ eal() { # role prefix ip vdev-extra rxd-extra
 # run MTU-WANTED VDEV-EXTRA RXD-EXTRA [OVER]: one server/client pair
 run() {
 	local want=$1 over=${4:-memif} crc src
-	rm -f "$dir/m.sock"
+	rm -f "$dir/m.sock" "$dir/ctl.sock"
 	# shellcheck disable=SC2046
 	$in_ns "$prog" $(eal server s 10.0.0.1 "$2" "$3") server \
 		"$dir/ctl.sock" >"$dir/s.log" 2>&1 &
 	spid=$!
-	for _ in $(seq 50); do
-		[ -S "$dir/m.sock" ] || [ -S "$dir/ctl.sock" ] && break
-		sleep 0.1
-	done
+	# the server's memif socket; with af_packet, its control socket
+	for _ in $(seq 50); do [ -S "$dir/$ready" ] && break; sleep 0.1; done
 	# shellcheck disable=SC2046
 	$in_ns "$prog" $(eal client c 10.0.0.2 "$2" "$3") client \
 		"$dir/ctl.sock" >"$dir/c.log" 2>&1
@@ -83,6 +82,7 @@ ip -n "$ns" link add v0 type veth peer name v1
 ip -n "$ns" link set v0 mtu 9000 up
 ip -n "$ns" link set v1 mtu 9000 up
 in_ns="ip netns exec $ns"
+ready=ctl.sock
 vdev() { # role
 	[ "$1" = server ] && echo "net_af_packet0,iface=v0" ||
 		echo "net_af_packet0,iface=v1"
