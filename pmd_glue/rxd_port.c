@@ -161,7 +161,7 @@ devarg_u32(const struct rte_eth_dev_info *info, const char *key,
 	if (v != NULL) {
 		unsigned long x = strtoul(v, &end, 0);
 
-		if (*end == '\0' && x > 0 && x <= UINT16_MAX)
+		if (*end == '\0' && x > 0 && x <= UINT32_MAX)
 			n = (uint32_t)x;
 	}
 	rte_kvargs_free(kv);
@@ -228,6 +228,12 @@ create_pool(struct rxd_port *p, uint32_t mbufs, char *err, size_t errlen)
 	    (row = frame_limit_row(&info, &frame)) >= 0 &&
 	    frame_limit_table[row].mbuf_sized)
 		room = RTE_MAX(room, frame);
+	if (room > UINT16_MAX - RTE_PKTMBUF_HEADROOM) {
+		snprintf(err, errlen, "port %u: frames of %u bytes do not fit "
+			 "an mbuf (at most %u)", p->port_id, room,
+			 UINT16_MAX - RTE_PKTMBUF_HEADROOM);
+		return -1;
+	}
 
 	snprintf(name, sizeof(name), "rxd_mp%u", p->port_id);
 	p->pool = rte_pktmbuf_pool_create(name, mbufs, PORT_POOL_CACHE, 0,

@@ -257,8 +257,9 @@ enum rxd_parse_flags {
 	RXD_PARSE_NO_ICRC = 1u << 0,  /**< skip ICRC verification */
 	RXD_PARSE_NO_CSUM = 1u << 1,  /**< skip IPv4/UDP checksum checks */
 	/**
-	 * Leave the ICRC of an RC WRITE MIDDLE or LAST without immediate
-	 * unchecked (pkt->icrc_deferred): the responder checks it while it
+	 * Leave the ICRC of an RC SEND or WRITE MIDDLE/LAST (without
+	 * immediate data or invalidate) or READ RESPONSE MIDDLE/LAST
+	 * unchecked (pkt->icrc_deferred): the transport checks it while it
 	 * copies the payload into place (rxd_wire_place()), or checks it
 	 * first (rxd_wire_icrc_ok()) before anything else it does.
 	 */

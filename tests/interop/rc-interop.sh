@@ -24,6 +24,13 @@ command -v ib_write_bw >/dev/null || skip "perftest not installed"
 rxi_guest_up
 "$H/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
 
+# The path MTU both ends should agree on at the lab's MTU: the largest of
+# 256..4096 that fits MTU - 80 (rxd's and Soft-RoCE's active MTU).
+pmtu=4096
+while [ $pmtu -gt 256 ] && [ $pmtu -gt $((RXD_INTEROP_MTU - 80)) ]; do
+	pmtu=$((pmtu / 2))
+done
+
 # pair NAME SERVER_SIDE TOOL ARGS: SERVER_SIDE is guest or rxd
 pair() {
 	local name=$1 side=$2 tool=$3 args=$4 job rc grc dev_g=rxe0 dev_r=rxd0
@@ -50,6 +57,16 @@ pair() {
 	if [ $rc -eq 0 ] && [ $grc -eq 0 ]; then
 		echo "PASS: $tool $args ($side serves): both ends complete"
 		rxi_check_capture "$out/$name.pcapng"
+		# perftest prints the path MTU it used on rxd's side
+		case $tool in ib_*)
+			if grep -q "Mtu *: $pmtu\[B\]" "$out/$name.rxd.log"; then
+				echo "PASS: $tool ($side serves) ran at path MTU $pmtu"
+			else
+				echo "FAIL: $tool ($side serves) did not run at" \
+					"path MTU $pmtu: $(grep -m1 Mtu "$out/$name.rxd.log")"
+				failed=1
+			fi ;;
+		esac
 	else
 		echo "FAIL: $tool $args ($side serves): rxd exit $rc, guest exit $grc"
 		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15

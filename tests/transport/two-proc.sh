@@ -88,4 +88,17 @@ vdev() { # role
 		echo "net_af_packet0,iface=v1"
 }
 run 4096 ",framesz=12288,blocksz=12288" "--mtu 9000" "af_packet (veth)"
+
+# Ring frames larger than an mbuf can hold must be refused with a message.
+# shellcheck disable=SC2046
+out=$($in_ns "$prog" $(eal server t 10.0.0.1 ",framesz=65536,blocksz=65536" \
+	"--mtu 9000") server "$dir/ctl3.sock" 2>&1)
+if [ $? != 0 ] && grep -q "frames of 65536 bytes do not fit an mbuf" <<<"$out"
+then
+	echo "PASS: af_packet framesz=65536 refused:" \
+		"$(grep -o "port 0.*" <<<"$out")"
+else
+	echo "FAIL: af_packet framesz=65536: $out"
+	fail=1
+fi
 exit $fail
