@@ -30,6 +30,9 @@ static const struct counter port_counters[] = {
 	PC(fault_rx_opcode), PC(fault_tx_dropped), PC(fault_tx_duplicated),
 	PC(fault_tx_reordered), PC(fault_tx_corrupted), PC(fault_tx_cut),
 	PC(fault_tx_opcode), PC(capture_written), PC(capture_lost),
+	PC(icmp_rx), PC(icmp6_rx), PC(arp_answered), PC(nd_answered),
+	PC(neigh_confirmed), PC(neigh_ignored), PC(neigh_evicted),
+	PC(reply_failed), PC(net_other_dropped), PC(mbufs_in_use),
 };
 
 /* NAK codes of the AETH, in the order of rxd_qp_stats.naks_rx/naks_tx. */

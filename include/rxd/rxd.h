@@ -144,7 +144,28 @@ struct rxd_port_counters {
 	uint64_t fault_tx_dropped, fault_tx_duplicated, fault_tx_reordered,
 		 fault_tx_corrupted, fault_tx_cut, fault_tx_opcode;
 	uint64_t capture_written, capture_lost;
+	uint64_t icmp_rx, icmp6_rx;  /**< every ICMP, ICMPv6 frame in */
+	uint64_t arp_answered, nd_answered;
+	uint64_t neigh_confirmed;  /**< ARP replies, NAs for cached peers */
+	uint64_t neigh_ignored;    /**< other ARP opcodes; replies and NAs
+				    *   about peers not cached (not learnt) */
+	uint64_t neigh_evicted;    /**< learnt entries given up for peers
+				    *   rxd needs */
+	uint64_t reply_failed;     /**< ARP/ND/echo answers with no mbuf */
+	uint64_t net_other_dropped; /**< ICMP types not served (part of
+				     *   other_dropped) */
+	uint64_t mbufs_in_use;     /**< of the port's pool, now */
 };
+
+/*
+ * Every frame a port receives (rx_pkts, before fault injection) is counted
+ * once more by what became of it: roce_rx (a QP took it), a wire_err[]
+ * reason, roce_not_local, roce_unknown_qp, roce_bad_peer, other_dropped
+ * less net_other_dropped, or arp_rx, icmp_rx, icmp6_rx.  Each of the last
+ * three is counted once more as arp_answered, nd_answered, echo_answered,
+ * echo_replies, neigh_confirmed, neigh_ignored, not_for_us,
+ * net_other_dropped, malformed or reply_failed.
+ */
 
 /** Read the counters of a port. @return 0 or -1 (errno ENODEV). */
 int rxd_port_counters(unsigned int port, struct rxd_port_counters *c);

@@ -130,7 +130,11 @@ rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	ep->tx[ep->n_tx++] = m;
 }
 
-/* A connected QP hears only its peer, at the address it was given. */
+/*
+ * A connected QP hears only its peer: at the address it was given, and
+ * from the UDP source port its first frame came from (a peer keeps one
+ * per QP, as RoCE devices do: it is the flow's ECMP entropy).
+ */
 static bool
 from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 {
@@ -139,6 +143,8 @@ from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 	if (qp->type == IBV_QPT_UD)
 		return true;
 	if (memcmp(pkt->sgid, qp->attr.ah_attr.grh.dgid.raw, RXD_GID_LEN))
+		return false;
+	if (qp->peer_sport != 0 && pkt->udp_sport != qp->peer_sport)
 		return false;
 	return rxd_query_gid(qp->port, qp->attr.ah_attr.grh.sgid_index,
 			     sgid) == 0 &&
@@ -157,8 +163,6 @@ roce_refuse(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	if (pkt->icrc_deferred &&
 	    !rxd_wire_icrc_ok(rte_pktmbuf_mtod(m, const uint8_t *), pkt))
 		why = &ep->roce.wire_err[RXD_WIRE_ICRC];
-	else
-		ep->roce.rx++;
 	(*why)++;
 	rte_pktmbuf_free(m);
 }
@@ -183,10 +187,13 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		roce_refuse(ep, m, pkt, &ep->roce.bad_peer);
 		return;
 	}
-	if (rxd_transport_rx(qp, m, pkt))
-		ep->roce.rx++;
-	else
+	if (!rxd_transport_rx(qp, m, pkt)) {
 		ep->roce.wire_err[RXD_WIRE_ICRC]++;
+		return;
+	}
+	ep->roce.rx++;
+	if (qp->peer_sport == 0 && qp->type != IBV_QPT_UD)
+		qp->peer_sport = pkt->udp_sport;
 }
 
 static void

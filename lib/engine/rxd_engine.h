@@ -31,13 +31,17 @@
 
 /** RoCE receive counters of one port binding. */
 struct rxd_roce_stats {
-	uint64_t rx;                          /**< RoCEv2 frames received */
+	uint64_t rx;                          /**< RoCEv2 frames a QP took */
 	uint64_t wire_err[RXD_WIRE_ERR_MAX];  /**< dropped, by reason */
 	uint64_t not_local;                   /**< destination IP not ours */
 	uint64_t unknown_qp;                  /**< no such QP */
-	uint64_t bad_peer;                    /**< not from the QP's peer */
-	uint64_t qkey_viol;                   /**< UD Q_Key mismatches */
+	uint64_t bad_peer;                    /**< not from the QP's peer
+					       *   (address or UDP port) */
+	uint64_t qkey_viol;                   /**< UD Q_Key mismatches (of rx) */
 	uint64_t other_dropped;               /**< other UDP, unknown L3 */
+	/* Every frame received ends in exactly one of rx, wire_err[],
+	 * not_local, unknown_qp, bad_peer, other_dropped, or lib/net's
+	 * arp_rx, icmp_rx, icmp6_rx. */
 };
 
 /** A port queue pair polled by an engine, with its transmit buffer. */

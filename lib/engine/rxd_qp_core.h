@@ -41,6 +41,10 @@ struct rxd_qp_core {
 	bool sq_sig_all;
 	struct ibv_qp_attr attr;    /**< as last applied by ibv_modify_qp */
 	uint32_t doorbell;          /**< 1 while queued on the engine */
+	/** RC/UC: the UDP source port of the first frame from the peer
+	 *  that this QP took since it left INIT; 0 until then.  Frames
+	 *  from the peer's address with another one are not the peer's. */
+	uint16_t peer_sport;
 	struct rxd_engine *engine;
 	void *transport;            /**< lib/transport's state */
 	/** Raise an affiliated asynchronous event (verbs layer). */

@@ -193,12 +193,13 @@ apply_cmd(struct rxd_engine *e, void *arg)
 	struct rxd_qp_core *qp = a->qp;
 	enum ibv_qp_state to = (a->mask & IBV_QP_STATE) ? a->attr->qp_state :
 		qp->attr.qp_state;
-
 	enum ibv_qp_state from = qp->attr.qp_state;
 
 	(void)e;
 	qp->attr = *a->attr;
 	qp->attr.qp_state = to;
+	if (to != from && to <= IBV_QPS_RTR)   /* a new connection */
+		qp->peer_sport = 0;
 	if (to == IBV_QPS_RESET) {
 		drop_all(qp->sq);
 		drop_all(qp->rq);

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_mempool.h>
+
 #include "rxd_stack.h"
 
 struct counters_arg {
@@ -40,6 +42,15 @@ add_net(struct rxd_port_counters *c, const struct rxd_net_stats *s)
 	c->echo_replies = s->echo_replies_rx;
 	c->not_for_us = s->not_for_us;
 	c->other_dropped += s->other_dropped;
+	c->net_other_dropped = s->other_dropped;
+	c->icmp_rx = s->icmp_rx;
+	c->icmp6_rx = s->icmp6_rx;
+	c->arp_answered = s->arp_requests_answered;
+	c->nd_answered = s->nd_solicits_answered;
+	c->neigh_confirmed = s->neigh_confirmed;
+	c->neigh_ignored = s->neigh_ignored;
+	c->neigh_evicted = s->neigh_evicted;
+	c->reply_failed = s->reply_failed;
 	c->malformed = s->malformed;
 	c->resolve_failed = s->resolve_failed;
 	c->held_dropped = s->held_dropped;
@@ -85,6 +96,7 @@ counters_cmd(struct rxd_engine *e, void *arg)
 			add_roce(c, &e->ports[i].roce);
 	add_net(c, &rxd_stk.net[a->port].stats);
 	add_faults(c, p);
+	c->mbufs_in_use = rte_mempool_in_use_count(p->pool);
 	if (p->capture != NULL)
 		rxd_capture_counts(p->capture, &c->capture_written,
 				   &c->capture_lost);

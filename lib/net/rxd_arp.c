@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ARP (RFC 826) for IPv4 peers: answer requests for our addresses, learn
- * senders that talk to us, send requests and gratuitous announcements.
+ * senders that ask for us, send requests and gratuitous announcements.
+ * As Linux does by default (arp_accept=0), a reply only updates a peer
+ * already in the cache: nobody adds an entry by announcing itself.
  */
 #include <string.h>
 
@@ -16,7 +18,8 @@ static const struct rte_ether_addr broadcast = {
 	.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }
 };
 
-static void
+/* @return false when no mbuf was free for it. */
+static bool
 arp_send(struct rxd_net_port *np, uint16_t op,
 	 const struct rte_ether_addr *dmac, const uint8_t sip[RXD_GID_LEN],
 	 const struct rte_ether_addr *tha, const uint8_t tip[RXD_GID_LEN])
@@ -25,7 +28,7 @@ arp_send(struct rxd_net_port *np, uint16_t op,
 	struct rte_mbuf *m = rxd_net_frame(np, RXD_ETHER_ARP, dmac, ARP_LEN, &a);
 
 	if (m == NULL)
-		return;
+		return false;
 	rxd_put16(a, 1);                 /* Ethernet */
 	rxd_put16(a + 2, RXD_ETHER_IPV4);
 	a[4] = RXD_ETH_ALEN;
@@ -38,6 +41,7 @@ arp_send(struct rxd_net_port *np, uint16_t op,
 	memcpy(a + 24, tip + 12, 4);
 	np->stats.arp_tx++;
 	np->tx(np->tx_ctx, m);
+	return true;
 }
 
 void
@@ -56,6 +60,34 @@ rxd_arp_request(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 		 ip);
 }
 
+static bool
+arp_well_formed(const struct rte_mbuf *m, const struct rxd_pkt *pkt,
+		const uint8_t *a)
+{
+	return rte_pktmbuf_data_len(m) >= pkt->l3_off + ARP_LEN &&
+		rxd_get16(a) == 1 && rxd_get16(a + 2) == RXD_ETHER_IPV4 &&
+		a[4] == RXD_ETH_ALEN && a[5] == 4 &&
+		!rte_is_multicast_ether_addr((const void *)(a + 8)) &&
+		!rte_is_zero_ether_addr((const void *)(a + 8));
+}
+
+/* A request for one of our addresses: learn the sender, answer it. */
+static void
+arp_request_in(struct rxd_net_port *np, const struct rte_ether_addr *sha,
+	       const uint8_t sip[RXD_GID_LEN], const uint8_t tip[RXD_GID_LEN])
+{
+	struct rxd_neigh *n = NULL;
+
+	if (sip[12] != 0 && !rxd_net_is_local(np, sip))
+		n = rxd_neigh_lookup(np, sip, RXD_NEIGH_LEARN);
+	if (n != NULL)
+		rxd_neigh_confirm(np, n, sha);
+	if (arp_send(np, ARP_REPLY, sha, tip, sha, sip))
+		np->stats.arp_requests_answered++;
+	else
+		np->stats.reply_failed++;
+}
+
 void
 rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	      const struct rxd_pkt *pkt)
@@ -65,30 +97,28 @@ rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	uint8_t sip[RXD_GID_LEN], tip[RXD_GID_LEN];
 	struct rte_ether_addr sha;
 	struct rxd_neigh *n;
-	bool for_us;
+	uint16_t op;
 
-	np->stats.arp_rx++;
-	if (rte_pktmbuf_data_len(m) < pkt->l3_off + ARP_LEN ||
-	    rxd_get16(a) != 1 || rxd_get16(a + 2) != RXD_ETHER_IPV4 ||
-	    a[4] != RXD_ETH_ALEN || a[5] != 4) {
+	if (!arp_well_formed(m, pkt, a)) {
 		np->stats.malformed++;
 		goto out;
 	}
 	memcpy(sha.addr_bytes, a + 8, RXD_ETH_ALEN);
 	rxd_gid_from_v4(sip, a + 14);
 	rxd_gid_from_v4(tip, a + 24);
-	for_us = rxd_net_is_local(np, tip);
-	if (rte_is_multicast_ether_addr(&sha) || rte_is_zero_ether_addr(&sha)) {
-		np->stats.malformed++;
-		goto out;
-	}
-	/* RFC 826: update a known sender; learn it if it talks to us */
-	n = rxd_neigh_lookup(np, sip, for_us && sip[12] != 0);
-	if (n != NULL)
+	op = rxd_get16(a + 6);
+	if (op != ARP_REQUEST && op != ARP_REPLY) {
+		np->stats.neigh_ignored++;
+	} else if (op == ARP_REQUEST && rxd_net_is_local(np, tip)) {
+		arp_request_in(np, &sha, sip, tip);
+	} else if ((n = rxd_neigh_lookup(np, sip, RXD_NEIGH_FIND)) != NULL) {
+		/* RFC 826: a known sender's MAC is updated, whoever asked */
 		rxd_neigh_confirm(np, n, &sha);
-	if (for_us && rxd_get16(a + 6) == ARP_REQUEST) {
-		np->stats.arp_requests_answered++;
-		arp_send(np, ARP_REPLY, &sha, tip, &sha, sip);
+		np->stats.neigh_confirmed++;
+	} else if (op == ARP_REQUEST) {
+		np->stats.not_for_us++;    /* one host asking another */
+	} else {
+		np->stats.neigh_ignored++;
 	}
 out:
 	rte_pktmbuf_free(m);

@@ -43,8 +43,10 @@ echo_reply(struct rxd_net_port *np, const struct rxd_pkt *pkt,
 	memcpy(smac.addr_bytes, pkt->smac, RXD_ETH_ALEN);
 	m = rxd_net_frame(np, pkt->ip_ver == 4 ? RXD_ETHER_IPV4 :
 			  RXD_ETHER_IPV6, &smac, (uint16_t)(l3 + len), &ip);
-	if (m == NULL)
+	if (m == NULL) {
+		np->stats.reply_failed++;
 		return;
+	}
 	icmp = ip + l3;
 	memcpy(icmp, req, len);
 	icmp[2] = icmp[3] = 0;

@@ -42,7 +42,8 @@ solicited_node(const uint8_t ip[RXD_GID_LEN], uint8_t out[RXD_GID_LEN])
 	memcpy(out + 13, ip + 13, 3);
 }
 
-static void
+/* @return false when no mbuf was free for it. */
+static bool
 nd_send(struct rxd_net_port *np, uint8_t type, uint8_t flags,
 	const uint8_t src[RXD_GID_LEN], const uint8_t dst[RXD_GID_LEN],
 	const struct rte_ether_addr *dmac, const uint8_t target[RXD_GID_LEN])
@@ -53,7 +54,7 @@ nd_send(struct rxd_net_port *np, uint8_t type, uint8_t flags,
 					   (uint16_t)(RXD_IPV6_HLEN + len), &ip);
 
 	if (m == NULL)
-		return;
+		return false;
 	icmp = ip + RXD_IPV6_HLEN;
 	icmp[0] = type;
 	icmp[4] = flags;
@@ -65,6 +66,7 @@ nd_send(struct rxd_net_port *np, uint8_t type, uint8_t flags,
 	rxd_put16(icmp + 2, rxd_icmp6_csum(ip, icmp, len));
 	np->stats.nd_tx++;
 	np->tx(np->tx_ctx, m);
+	return true;
 }
 
 void
@@ -116,40 +118,76 @@ unspecified(const uint8_t ip[RXD_GID_LEN])
 }
 
 static void
+count_answer(struct rxd_net_port *np, bool sent)
+{
+	if (sent)
+		np->stats.nd_solicits_answered++;
+	else
+		np->stats.reply_failed++;
+}
+
+/* A solicitation: answer it when it asks for one of our addresses, and
+ * learn the sender when it gives its MAC (RFC 4861 7.2.3). */
+static void
 ns_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
 	 const uint8_t *target, const uint8_t *slla)
 {
 	struct rte_ether_addr mac;
 	struct rxd_neigh *n;
 
-	if (!rxd_net_is_local(np, target))
+	if (!rxd_net_is_local(np, target)) {
+		np->stats.not_for_us++;
 		return;
+	}
 	if (unspecified(pkt->sgid)) {   /* duplicate address detection */
 		multicast_mac(all_nodes, &mac);
-		nd_send(np, ND_NA, NA_OVERRIDE, target, all_nodes, &mac,
-			target);
+		count_answer(np, nd_send(np, ND_NA, NA_OVERRIDE, target,
+					 all_nodes, &mac, target));
 		return;
 	}
 	if (slla != NULL) {
 		memcpy(mac.addr_bytes, slla, RXD_ETH_ALEN);
-		n = rxd_neigh_lookup(np, pkt->sgid, true);
+		n = rxd_net_is_local(np, pkt->sgid) ? NULL :
+			rxd_neigh_lookup(np, pkt->sgid, RXD_NEIGH_LEARN);
 		if (n != NULL)
 			rxd_neigh_confirm(np, n, &mac);
 	} else {
 		memcpy(mac.addr_bytes, pkt->smac, RXD_ETH_ALEN);
 	}
-	np->stats.nd_solicits_answered++;
-	nd_send(np, ND_NA, NA_SOLICITED | NA_OVERRIDE, target, pkt->sgid, &mac,
-		target);
+	count_answer(np, nd_send(np, ND_NA, NA_SOLICITED | NA_OVERRIDE, target,
+				 pkt->sgid, &mac, target));
+}
+
+/*
+ * An advertisement updates a peer already in the cache, nothing else.
+ * Without a link-layer option (Linux leaves it out when answering a
+ * unicast solicitation, as rxd's probes are), a solicited one confirms
+ * the MAC the entry has (RFC 4861 7.2.5); an incomplete entry has none.
+ */
+static void
+na_input(struct rxd_net_port *np, const uint8_t *icmp, const uint8_t *tlla)
+{
+	struct rxd_neigh *n = rxd_neigh_lookup(np, icmp + 8, RXD_NEIGH_FIND);
+	struct rte_ether_addr mac;
+
+	if (n == NULL || (tlla == NULL && (!(icmp[4] & NA_SOLICITED) ||
+	    n->state == RXD_NEIGH_INCOMPLETE || n->state == RXD_NEIGH_FAILED))) {
+		np->stats.neigh_ignored++;
+		return;
+	}
+	if (tlla != NULL)
+		memcpy(mac.addr_bytes, tlla, RXD_ETH_ALEN);
+	else
+		mac = n->mac;
+	rxd_neigh_confirm(np, n, &mac);
+	np->stats.neigh_confirmed++;
 }
 
 void
 rxd_nd_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
 	     const uint8_t *icmp, uint32_t len)
 {
-	const uint8_t *target = icmp + 8, *lla;
-	struct rte_ether_addr mac;
-	struct rxd_neigh *n;
+	const uint8_t *lla;
 
 	np->stats.nd_rx++;
 	if (len < ND_LEN || pkt->ttl != 255 || icmp[1] != 0) {
@@ -158,13 +196,8 @@ rxd_nd_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
 	}
 	lla = find_lla(icmp + ND_LEN, len - ND_LEN,
 		       icmp[0] == ND_NS ? ND_OPT_SLLA : ND_OPT_TLLA);
-	if (icmp[0] == ND_NS) {
-		ns_input(np, pkt, target, lla);
-		return;
-	}
-	n = rxd_neigh_lookup(np, target, false);
-	if (n == NULL || lla == NULL)
-		return;
-	memcpy(mac.addr_bytes, lla, RXD_ETH_ALEN);
-	rxd_neigh_confirm(np, n, &mac);
+	if (icmp[0] == ND_NS)
+		ns_input(np, pkt, icmp + 8, lla);
+	else
+		na_input(np, icmp, lla);
 }

@@ -27,34 +27,45 @@ changed(struct rxd_net_port *np)
 		np->neigh_gen = 1;
 }
 
+/* A slot a new entry may take: free, failed, or (for a needed peer) an
+ * entry nobody asked for that holds no frame. */
+static bool
+reusable(const struct rxd_neigh *n, enum rxd_neigh_want want)
+{
+	if (n->state == RXD_NEIGH_FREE || n->state == RXD_NEIGH_FAILED)
+		return true;
+	return want == RXD_NEIGH_NEED && n->learned && n->n_held == 0;
+}
+
 struct rxd_neigh *
 rxd_neigh_lookup(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
-		 bool create)
+		 enum rxd_neigh_want want)
 {
-	struct rxd_neigh *free_slot = NULL, *failed = NULL, *n;
+	struct rxd_neigh *spare = NULL, *n;
 	uint32_t i, s = slot_of(ip);
 
 	for (i = 0; i < RXD_NEIGH_SLOTS; i++) {
 		n = &np->neigh[(s + i) & (RXD_NEIGH_SLOTS - 1)];
-		if (n->state == RXD_NEIGH_FREE) {
-			free_slot = n;
-			break;
-		}
-		if (memcmp(n->ip, ip, RXD_GID_LEN) == 0)
+		if (n->state != RXD_NEIGH_FREE &&
+		    memcmp(n->ip, ip, RXD_GID_LEN) == 0) {
+			n->learned &= want != RXD_NEIGH_NEED;
 			return n;
-		if (n->state == RXD_NEIGH_FAILED && failed == NULL)
-			failed = n;
+		}
+		if (spare == NULL && reusable(n, want))
+			spare = n;
+		if (n->state == RXD_NEIGH_FREE)
+			break;
 	}
-	if (!create)
+	if (want == RXD_NEIGH_FIND || spare == NULL)
 		return NULL;
-	n = free_slot != NULL ? free_slot : failed;
-	if (n == NULL)
-		return NULL;
-	memset(n, 0, sizeof(*n));
-	memcpy(n->ip, ip, RXD_GID_LEN);
+	if (spare->state != RXD_NEIGH_FREE && spare->state != RXD_NEIGH_FAILED)
+		np->stats.neigh_evicted++;
+	memset(spare, 0, sizeof(*spare));
+	memcpy(spare->ip, ip, RXD_GID_LEN);
+	spare->learned = want == RXD_NEIGH_LEARN;
 	changed(np);
-	n->state = RXD_NEIGH_FAILED; /* caller starts resolution */
-	return n;
+	spare->state = RXD_NEIGH_FAILED; /* caller starts resolution */
+	return spare;
 }
 
 void

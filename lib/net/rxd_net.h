@@ -30,13 +30,27 @@
 
 /** Host-networking counters of one port. */
 struct rxd_net_stats {
-	uint64_t arp_rx, arp_tx;
+	uint64_t arp_rx, arp_tx;         /**< every ARP frame in, out */
+	uint64_t icmp_rx, icmp6_rx;      /**< every ICMP, ICMPv6 frame in */
 	uint64_t arp_requests_answered;
+	uint64_t neigh_confirmed;        /**< ARP replies, NAs that gave the
+					  *   MAC of a peer in the cache */
+	uint64_t neigh_ignored;          /**< other ARP opcodes; replies and
+					  *   NAs about peers not in the
+					  *   cache (never learnt from) */
+	uint64_t neigh_evicted;          /**< learned entries given up for
+					  *   peers rxd needs */
 	uint64_t nd_rx, nd_tx;
 	uint64_t nd_solicits_answered;
 	uint64_t echo_requests_answered; /**< ICMP and ICMPv6 */
 	uint64_t echo_replies_rx;
 	uint64_t not_for_us;             /**< other MAC, IP or VLAN */
+	uint64_t reply_failed;           /**< no mbuf for an answer */
+	/* Each ARP, ICMP and ICMPv6 frame in (arp_rx, icmp_rx, icmp6_rx) is
+	 * counted once more, as what became of it: arp_requests_answered,
+	 * nd_solicits_answered, echo_requests_answered, echo_replies_rx,
+	 * neigh_confirmed, neigh_ignored, not_for_us, other_dropped,
+	 * malformed or reply_failed. */
 	uint64_t other_dropped;          /**< protocols rxd does not serve */
 	uint64_t malformed;
 	uint64_t resolve_failed;         /**< peers that never answered */
@@ -57,6 +71,8 @@ struct rxd_neigh {
 	uint8_t ip[RXD_GID_LEN];    /**< IPv4-mapped or IPv6 */
 	struct rte_ether_addr mac;
 	uint8_t state;              /**< enum rxd_neigh_state */
+	bool learned;               /**< made because the peer asked for us;
+				     *   rxd has not needed it (evictable) */
 	uint8_t tries;
 	uint8_t n_held;
 	uint64_t deadline;          /**< TSC of the next retry or expiry */

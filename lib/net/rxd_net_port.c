@@ -215,7 +215,7 @@ rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 		np->stats.no_route++;
 		return -EHOSTUNREACH;
 	}
-	n = rxd_neigh_lookup(np, hop, true);
+	n = rxd_neigh_lookup(np, hop, RXD_NEIGH_NEED);
 	if (n == NULL)
 		return -EAGAIN;
 	switch (n->state) {
@@ -260,7 +260,8 @@ rxd_net_output(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 		np->tx(np->tx_ctx, m);
 		return 0;
 	}
-	n = rc == -EAGAIN ? rxd_neigh_lookup(np, next_hop(np, dgid), false) :
+	n = rc == -EAGAIN ? rxd_neigh_lookup(np, next_hop(np, dgid),
+					   RXD_NEIGH_FIND) :
 		NULL;
 	if (n == NULL || n->n_held >= RXD_NEIGH_PENDING) {
 		np->stats.held_dropped++;
@@ -275,6 +276,12 @@ void
 rxd_net_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	      const struct rxd_pkt *pkt)
 {
+	if (pkt->kind == RXD_FRAME_ARP)
+		np->stats.arp_rx++;
+	else if (pkt->kind == RXD_FRAME_ICMP4)
+		np->stats.icmp_rx++;
+	else if (pkt->kind == RXD_FRAME_ICMP6)
+		np->stats.icmp6_rx++;
 	if (!rxd_net_l2_accept(np, pkt)) {
 		np->stats.not_for_us++;
 		rte_pktmbuf_free(m);

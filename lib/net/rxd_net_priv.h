@@ -18,9 +18,23 @@ struct rte_mbuf *rxd_net_frame(struct rxd_net_port *np, uint16_t ethertype,
 /** Set the destination MAC of a frame built by rxd_net_frame(). */
 void rxd_net_frame_set_dmac(struct rte_mbuf *m, const struct rte_ether_addr *mac);
 
-/** Find or (if create) make the entry of ip; NULL if the table is full. */
+/** Why rxd_neigh_lookup() is called: what it may create or reuse. */
+enum rxd_neigh_want {
+	RXD_NEIGH_FIND,   /**< an existing entry only */
+	RXD_NEIGH_LEARN,  /**< a peer asked for us: a new entry in a free or
+			   *   failed slot, never at another entry's cost */
+	RXD_NEIGH_NEED,   /**< rxd sends to ip: may also reuse an entry that
+			   *   was only learned and holds nothing */
+};
+
+/**
+ * Find the entry of ip, or make one as @p want allows (a new entry is
+ * FAILED: the caller starts resolution or confirms it).  An entry that rxd
+ * needs stops being evictable.  NULL if there is none and no room.
+ */
 struct rxd_neigh *rxd_neigh_lookup(struct rxd_net_port *np,
-				   const uint8_t ip[RXD_GID_LEN], bool create);
+				   const uint8_t ip[RXD_GID_LEN],
+				   enum rxd_neigh_want want);
 
 /** A peer told us its MAC: mark reachable and send what was held. */
 void rxd_neigh_confirm(struct rxd_net_port *np, struct rxd_neigh *n,

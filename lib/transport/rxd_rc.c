@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_random.h>
 
 #include "rxd_rc.h"
 
@@ -133,8 +134,10 @@ build_template(struct rxd_rc *rc)
 	t->ttl = a->ah_attr.grh.hop_limit ? a->ah_attr.grh.hop_limit : 64;
 	t->flow_label = a->ah_attr.grh.flow_label;
 	t->ip_df = true;
-	/* UDP source port: entropy per QP, in the dynamic range */
-	t->udp_sport = (uint16_t)(0xc000 | ((rc->qp->qpn * 0x9e37u) & 0x3fff));
+	/* UDP source port: ECMP entropy, drawn anew for each connection in
+	 * the dynamic range; the peer hears this QP only from it, so a
+	 * random one is harder to forge than one derived from the QPN */
+	t->udp_sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
 	t->pkey = RXD_DEFAULT_PKEY;
 	t->dqpn = a->dest_qp_num;
 	rc->peer.gen = 0;        /* a new peer: nothing noted about it yet */
