@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +22,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_sock.h"
 
 #define BIG (16u << 20)
 #define BUF (2 * BIG + 65536)
@@ -106,29 +106,6 @@ print_stats(const char *role)
 	if (rxd_port_counters(0, &pc) == 0)
 		printf("%s: port tx_full %lu held_dropped %lu\n", role,
 		       (unsigned long)pc.tx_full, (unsigned long)pc.held_dropped);
-}
-
-static int
-sock_open(bool server, const char *path)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int s = socket(AF_UNIX, SOCK_STREAM, 0), c, i;
-
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-	if (server) {
-		unlink(path);
-		if (bind(s, (struct sockaddr *)&a, sizeof(a)) || listen(s, 1))
-			return -1;
-		c = accept(s, NULL, NULL);
-		close(s);
-		return c;
-	}
-	for (i = 0; i < 200; i++) {
-		if (connect(s, (struct sockaddr *)&a, sizeof(a)) == 0)
-			return s;
-		usleep(50000);
-	}
-	return -1;
 }
 
 static void
@@ -486,7 +463,7 @@ main(int argc, char **argv)
 	server = strcmp(argv[1], "server") == 0;
 	setup();
 	me = (struct peer){ qp->qp_num, mr->rkey, (uintptr_t)buf };
-	s = sock_open(server, argv[2]);
+	s = rxd_test_sock_open(server, argv[2]);
 	if (s < 0 || write(s, &me, sizeof(me)) != sizeof(me) ||
 	    read(s, &peer, sizeof(peer)) != sizeof(peer)) {
 		fprintf(stderr, "rc-two-proc: exchange failed\n");
