@@ -11,16 +11,25 @@
 
 #include "rxd_conf_priv.h"
 
+/*
+ * Messages quote what they were given; a control character there (a
+ * newline in an option or a variable) would break the one-line promise or
+ * forge a line of its own in a log, so each becomes '?'.
+ */
 void
 rxd_conf_err(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 
 	if (err == NULL || len == 0)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	for (p = err; *p != '\0'; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = '?';
 }
 
 /* Strip leading and trailing blanks in place; returns the new start. */
