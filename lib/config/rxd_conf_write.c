@@ -7,6 +7,19 @@
 
 #include "rxd_conf_priv.h"
 
+/* "name = value", each ';' of the value escaped as rte_cfgfile reads it. */
+static int
+write_entry(const char *name, const char *val, FILE *f)
+{
+	if (fprintf(f, "%s = ", name) < 0)
+		return -1;
+	for (; *val != '\0'; val++)
+		if ((*val == ';' && fputc('\\', f) == EOF) ||
+		    fputc(*val, f) == EOF)
+			return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
 static int
 write_section(const struct rxd_conf *c, int slot, FILE *f)
 {
@@ -26,7 +39,7 @@ write_section(const struct rxd_conf *c, int slot, FILE *f)
 		if (val[0] == '\0' && k->type != RXD_CONF_T_STR) {
 			if (fprintf(f, "; %s = (none)\n", k->name) < 0)
 				return -1;
-		} else if (fprintf(f, "%s = %s\n", k->name, val) < 0) {
+		} else if (write_entry(k->name, val, f) < 0) {
 			return -1;
 		}
 	}
