@@ -3,6 +3,7 @@
  * Writing from the key table: a configuration as an INI file, and the key
  * reference (Markdown) that doc/configuration.md carries.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "rxd_conf_priv.h"
@@ -46,13 +47,28 @@ write_section(const struct rxd_conf *c, int slot, FILE *f)
 	return 0;
 }
 
+/* The comment line naming the source; a newline in the file name would
+ * end the comment, so control characters become '?'. */
+static int
+write_header(const struct rxd_conf *c, FILE *f)
+{
+	char name[sizeof(c->source)];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s", c->source);
+	for (i = 0; name[i] != '\0'; i++)
+		if (iscntrl((unsigned char)name[i]))
+			name[i] = '?';
+	return fprintf(f, "; rxd configuration%s%s\n",
+		name[0] ? ", read from " : "", name) < 0 ? -1 : 0;
+}
+
 int
 rxd_conf_write(const struct rxd_conf *c, FILE *f)
 {
 	int slot;
 
-	if (fprintf(f, "; rxd configuration%s%s\n",
-			c->source[0] ? ", read from " : "", c->source) < 0)
+	if (write_header(c, f) < 0)
 		return -1;
 	for (slot = 0; slot < RXD_CONF_N_SLOTS; slot++) {
 		if (slot >= RXD_CONF_SECT_PORT &&

@@ -308,6 +308,22 @@ Test(misc, text_values_must_be_writable)
 	expect_read_back(&c, "long.ini");
 }
 
+/* A file name holding a newline must not end the header comment. */
+Test(misc, write_header_is_one_comment_line)
+{
+	const char *want = "; rxd configuration, read from "
+		"/tmp/a?[port9]?b.ini\n\n[engine]\n";
+	struct rxd_conf c;
+	char *text;
+
+	rxd_conf_defaults(&c);
+	snprintf(c.source, sizeof(c.source), "/tmp/a\n[port9]\nb.ini");
+	text = write_to_string(&c);
+	cr_assert(strncmp(text, want, strlen(want)) == 0, "%s", text);
+	free(text);
+	expect_read_back(&c, "header.ini");
+}
+
 static char *
 slurp(const char *path)
 {
