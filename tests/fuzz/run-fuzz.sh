@@ -113,11 +113,11 @@ conf_seed() {
 	name=$1 mode=$2
 	shift 2
 	{
-		printf "\\$mode"
+		printf '%b' "\\0$mode"
 		sep=
 		for piece in "$@"; do
-			printf "$sep%s" "$piece"
-			sep='\000'
+			printf '%b%s' "$sep" "$piece"
+			sep='\0'
 		done
 	} > "$out/seeds/$name"
 }
@@ -168,7 +168,8 @@ seed_conf() {
 		--idle pause --log 7 --set port0.fault.tx.dup=1%
 	conf_seed args-config 003 --config x --mtu=1400 \
 		"$(printf '[engine]\nidle = spin\n')"
-	echo "run-fuzz: conf: $(ls "$out/seeds" | wc -l) seeds in $out/seeds"
+	echo "run-fuzz: conf: $(find "$out/seeds" -type f | wc -l) seeds" \
+		"in $out/seeds"
 }
 
 max_len() {
@@ -179,14 +180,29 @@ max_len() {
 	esac
 }
 
+build() {
+	case $1 in
+	parse) build_parse ;;
+	cm-mad) build_cm_mad ;;
+	conf) build_conf ;;
+	esac
+}
+
+seed() {
+	case $1 in
+	parse) seed_parse ;;
+	cm-mad) seed_cm_mad ;;
+	conf) seed_conf ;;
+	esac
+}
+
 # Build, seed and run one target; 0, 77 (cannot build here) or 1.
 fuzz_one() {
 	t=$1
 	out=$top/$t
-	fn=$(echo "$t" | tr - _)
 	rm -rf "$out/seeds"
 	mkdir -p "$out/corpus" "$out/seeds" || return 1
-	"build_$fn"
+	build "$t"
 	rc=$?
 	[ $rc -eq 77 ] && return 77
 	if [ $rc -ne 0 ]; then
@@ -194,7 +210,7 @@ fuzz_one() {
 		return 1
 	fi
 	echo "run-fuzz: $t: built $out/fuzz"
-	if ! "seed_$fn"; then
+	if ! seed "$t"; then
 		echo "FAIL: $t: seeds failed"
 		return 1
 	fi
