@@ -3,6 +3,8 @@
 #   make demo   install what is missing, build, run the main demo
 #   make test   install what is missing, build, run the whole test suite
 #   make bench  the benchmarks of doc/performance.md (about 4 minutes)
+#   make fuzz   libFuzzer on the frame parser, the CM MAD codec and the
+#               configuration, FUZZ_SECONDS each (default 60; build-fuzz/)
 # SANITIZE=address,undefined builds into build-asan and runs the suite there.
 
 BUILD ?= build

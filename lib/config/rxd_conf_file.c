@@ -85,6 +85,20 @@ scan_section(struct scan *s, char *t, unsigned line)
 	return 0;
 }
 
+/* Length of a value as rte_cfgfile keeps it: "\;" is one ';'. */
+static size_t
+kept_len(const char *val)
+{
+	size_t n = strlen(val);
+	const char *p = val;
+
+	while ((p = strstr(p, "\\;")) != NULL) {
+		n--;
+		p += 2;
+	}
+	return n;
+}
+
 static int
 scan_entry(struct scan *s, char *t, unsigned line)
 {
@@ -110,7 +124,7 @@ scan_entry(struct scan *s, char *t, unsigned line)
 	if (*first != 0)
 		return scan_err(s, line, "[%s] %s: duplicate key "
 			"(first at line %u)", sect, key, *first);
-	if (strlen(val) > RXD_CONF_VALUE_MAX)
+	if (kept_len(val) > RXD_CONF_VALUE_MAX)
 		return scan_err(s, line, "[%s] %s: value too long "
 			"(max %d characters)", sect, key, RXD_CONF_VALUE_MAX);
 	*first = line;

@@ -121,6 +121,7 @@ int rxd_conf_args_apply(struct rxd_conf *c, int argc, char **argv,
 /* rxd_conf_util.c */
 void rxd_conf_err(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+size_t rxd_conf_written_len(const char *s);
 char *rxd_conf_trim(char *s);
 int rxd_conf_parse_u64(const char *s, uint64_t *v);
 void rxd_conf_store_uint(void *field, size_t size, uint64_t v);

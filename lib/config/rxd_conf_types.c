@@ -4,6 +4,7 @@
  * name, opcode): how each is parsed, formatted, checked and described.
  * The list types live in rxd_conf_lists.c; the table of all types is here.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -187,9 +188,25 @@ str_parse(const struct rxd_conf_key *k, void *base, const char *s,
 {
 	size_t n = strlen(s);
 
+	size_t i, line_room = RXD_CONF_LINE_MAX - strlen(" = ") -
+		strlen(k->name);
+
 	if (n >= k->size) {
 		rxd_conf_err(why, len, "value too long (max %zu characters)",
 			k->size - 1);
+		return -1;
+	}
+	/* rxd_conf_write() must be able to write it back on one line. */
+	for (i = 0; i < n; i++) {
+		if (iscntrl((unsigned char)s[i])) {
+			rxd_conf_err(why, len, "'%s' holds a control "
+				"character", s);
+			return -1;
+		}
+	}
+	if (rxd_conf_written_len(s) > line_room) {
+		rxd_conf_err(why, len, "value too long for one line (max %zu "
+			"characters, each ';' counting twice)", line_room);
 		return -1;
 	}
 	memcpy(FIELD(k, base), s, n + 1);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Small text helpers of lib/config: error formatting, trimming, number
- * parsing, sized integer fields and the "PORT:" prefix of options.
+ * Small text helpers of lib/config: error formatting, the length of an
+ * escaped value, trimming, number parsing, sized integer fields and the
+ * "PORT:" prefix of options.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,16 +12,38 @@
 
 #include "rxd_conf_priv.h"
 
+/*
+ * Messages quote what they were given; a control character there (a
+ * newline in an option or a variable) would break the one-line promise or
+ * forge a line of its own in a log, so each becomes '?'.
+ */
 void
 rxd_conf_err(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 
 	if (err == NULL || len == 0)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	for (p = err; *p != '\0'; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = '?';
+}
+
+/* Length of s as rxd_conf_write() writes it: each ';' escaped as "\;". */
+size_t
+rxd_conf_written_len(const char *s)
+{
+	size_t n = strlen(s);
+
+	while ((s = strchr(s, ';')) != NULL) {
+		n++;
+		s++;
+	}
+	return n;
 }
 
 /* Strip leading and trailing blanks in place; returns the new start. */

@@ -3,9 +3,23 @@
  * Writing from the key table: a configuration as an INI file, and the key
  * reference (Markdown) that doc/configuration.md carries.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "rxd_conf_priv.h"
+
+/* "name = value", each ';' of the value escaped as rte_cfgfile reads it. */
+static int
+write_entry(const char *name, const char *val, FILE *f)
+{
+	if (fprintf(f, "%s = ", name) < 0)
+		return -1;
+	for (; *val != '\0'; val++)
+		if ((*val == ';' && fputc('\\', f) == EOF) ||
+		    fputc(*val, f) == EOF)
+			return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
 
 static int
 write_section(const struct rxd_conf *c, int slot, FILE *f)
@@ -26,11 +40,27 @@ write_section(const struct rxd_conf *c, int slot, FILE *f)
 		if (val[0] == '\0' && k->type != RXD_CONF_T_STR) {
 			if (fprintf(f, "; %s = (none)\n", k->name) < 0)
 				return -1;
-		} else if (fprintf(f, "%s = %s\n", k->name, val) < 0) {
+		} else if (write_entry(k->name, val, f) < 0) {
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* The comment line naming the source; a newline in the file name would
+ * end the comment, so control characters become '?'. */
+static int
+write_header(const struct rxd_conf *c, FILE *f)
+{
+	char name[sizeof(c->source)];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%s", c->source);
+	for (i = 0; name[i] != '\0'; i++)
+		if (iscntrl((unsigned char)name[i]))
+			name[i] = '?';
+	return fprintf(f, "; rxd configuration%s%s\n",
+		name[0] ? ", read from " : "", name) < 0 ? -1 : 0;
 }
 
 int
@@ -38,8 +68,7 @@ rxd_conf_write(const struct rxd_conf *c, FILE *f)
 {
 	int slot;
 
-	if (fprintf(f, "; rxd configuration%s%s\n",
-			c->source[0] ? ", read from " : "", c->source) < 0)
+	if (write_header(c, f) < 0)
 		return -1;
 	for (slot = 0; slot < RXD_CONF_N_SLOTS; slot++) {
 		if (slot >= RXD_CONF_SECT_PORT &&

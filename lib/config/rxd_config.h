@@ -16,6 +16,7 @@
  *   VARIABLE: reason                     (environment)
  *   --option: reason                     (command line)
  *   [section] key: reason                (rxd_conf_validate)
+ * Control characters of the text a message quotes are shown as '?'.
  * Nothing in this library prints.
  */
 #ifndef RXD_CONFIG_H

@@ -180,6 +180,15 @@ Test(args, errors)
 		"b");
 }
 
+/* Found by fuzz_conf: a newline quoted from an option made the message
+ * two lines. */
+Test(args, errors_stay_one_line)
+{
+	EXPECT_ERROR("unexpected argument 'a?FAKE: b'", "a\nFAKE: b");
+	EXPECT_ERROR("--idle: 'spin?X?' is not one of spin, pause, sleep",
+		"--idle", "spin\rX\x1b");
+}
+
 Test(args, config_error)
 {
 	const char *path = tc_write("b.ini", "[port0]\nvlan = x\n");

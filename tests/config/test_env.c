@@ -120,6 +120,10 @@ Test(env, errors_name_the_variable)
 	setenv("RXD_LOG", "loud", 1);
 	expect_env_error("RXD_LOG: 'loud' is not 1..8 or one of emerg, alert, "
 		"crit, err, warning, notice, info, debug");
+	/* found by fuzz_conf: the value's newline made two lines */
+	setenv("RXD_LOG", "loud\nRXD_LOG: ok", 1);
+	expect_env_error("RXD_LOG: 'loud?RXD_LOG: ok' is not 1..8 or one of "
+		"emerg, alert, crit, err, warning, notice, info, debug");
 }
 
 Test(env, empty_means_unset)

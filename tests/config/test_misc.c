@@ -250,6 +250,80 @@ Test(misc, write_reads_back_the_same)
 	cr_assert_arr_eq(&c, &d, sizeof(c));
 }
 
+/* Write c, load the text over the defaults: the same configuration. */
+static void
+expect_read_back(const struct rxd_conf *c, const char *name)
+{
+	char err[RXD_CONF_ERRLEN];
+	struct rxd_conf d;
+	const char *path;
+	char *text;
+
+	text = write_to_string(c);
+	path = tc_write(name, text);
+	free(text);
+	rxd_conf_defaults(&d);
+	cr_assert_eq(rxd_conf_load_file(&d, path, err, sizeof(err)), 0,
+		"%s", err);
+	memcpy(d.source, c->source, sizeof(d.source));
+	cr_assert_arr_eq(c, &d, sizeof(*c));
+}
+
+/* Found by fuzz_conf: a ';' in a text value was written as is and read
+ * back as the start of a comment. */
+Test(misc, write_escapes_semicolons)
+{
+	char err[RXD_CONF_ERRLEN];
+	struct rxd_conf c;
+
+	tc_load_ok(&c, "[port0]\ncapture = /tmp/a\\;b;c.pcapng\n");
+	cr_assert_str_eq(c.port[0].capture, "/tmp/a;b;c.pcapng");
+	expect_read_back(&c, "semicolons.ini");
+	cr_assert_eq(rxd_conf_set(&c, "port1", "capture", "x\\;y;", err,
+		sizeof(err)), 0, "%s", err);
+	expect_read_back(&c, "backslash.ini");
+}
+
+/* Found by fuzz_conf: text values a line of the file cannot carry were
+ * accepted, then written as a file that does not read back. */
+Test(misc, text_values_must_be_writable)
+{
+	char err[RXD_CONF_ERRLEN], v[300];
+	struct rxd_conf c;
+
+	rxd_conf_defaults(&c);
+	cr_assert_eq(rxd_conf_set(&c, "port0", "capture", "a\nb", err,
+		sizeof(err)), -1);
+	cr_assert_str_eq(err, "[port0] capture: 'a?b' holds a control "
+		"character");
+	memset(v, ';', 156);
+	v[156] = '\0';
+	cr_assert_eq(rxd_conf_set(&c, "port0", "capture", v, err,
+		sizeof(err)), -1);
+	cr_assert_str_eq(err, "[port0] capture: value too long for one line "
+		"(max 310 characters, each ';' counting twice)");
+	v[155] = '\0';         /* a line of 320 characters, the most */
+	cr_assert_eq(rxd_conf_set(&c, "port0", "capture", v, err,
+		sizeof(err)), 0, "%s", err);
+	expect_read_back(&c, "long.ini");
+}
+
+/* A file name holding a newline must not end the header comment. */
+Test(misc, write_header_is_one_comment_line)
+{
+	const char *want = "; rxd configuration, read from "
+		"/tmp/a?[port9]?b.ini\n\n[engine]\n";
+	struct rxd_conf c;
+	char *text;
+
+	rxd_conf_defaults(&c);
+	snprintf(c.source, sizeof(c.source), "/tmp/a\n[port9]\nb.ini");
+	text = write_to_string(&c);
+	cr_assert(strncmp(text, want, strlen(want)) == 0, "%s", text);
+	free(text);
+	expect_read_back(&c, "header.ini");
+}
+
 static char *
 slurp(const char *path)
 {
