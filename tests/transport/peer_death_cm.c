@@ -2,8 +2,9 @@
 /*
  * peer-death: the rdma_cm side.  The survivor listens for the whole run;
  * in a CM round it kills the victim when its REQ arrives, either before
- * answering it or a random 0..3 ms after rdma_accept, so the victim dies
- * somewhere between REQ and RTU (or just after).  The survivor then needs
+ * answering it or right after rdma_accept (one time in four 0..2 ms
+ * after it), so the victim dies somewhere between REQ and RTU (or just
+ * after).  The survivor then needs
  * RDMA_CM_EVENT_UNREACHABLE (REP never answered), or, if the RTU made it,
  * ESTABLISHED and a SEND that ends with retry exceeded; within
  * PD_STUCK_MS (nominally RXD_CM_TIMEOUT_MS times rxd's 16 tries, or the
@@ -203,7 +204,8 @@ int
 pd_cm_survivor_kill(int pid, uint64_t *rng, const char *tag)
 {
 	bool accept_first = pd_rand(rng) % 2;
-	unsigned int delay_us = (unsigned int)(pd_rand(rng) % 3000);
+	unsigned int delay_us = pd_rand(rng) % 4 ? 0 :    /* before the RTU */
+		(unsigned int)(pd_rand(rng) % 2000);
 	double t_kill, t_err, nominal = (CM_RETRIES + 1) * cm_timeout_ms();
 	struct rdma_cm_event ev = { 0 };
 	struct cm_conn c;
@@ -223,11 +225,15 @@ pd_cm_survivor_kill(int pid, uint64_t *rng, const char *tag)
 		cm_drop(&c);
 		return -1;
 	}
-	if (accept_first && accept_req(c.id) == 0)
+	if (accept_first) {
+		rc = accept_req(c.id);
 		usleep(delay_us);
+	}
 	kill(pid, SIGKILL);
 	t_kill = pd_now_ms();
-	if (!accept_first && accept_req(c.id) != 0) {
+	if (!accept_first)
+		rc = accept_req(c.id);
+	if (rc != 0) {
 		printf("FAIL: %s: rdma_accept: %s\n", tag, strerror(errno));
 		cm_drop(&c);
 		return -1;

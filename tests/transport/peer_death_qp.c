@@ -3,7 +3,8 @@
  * peer-death: the verbs both sides use.  One device, PD and registered
  * buffer a process; a CQ and an RC QP a connection, moved to RTS by hand
  * with the short timeout and retry count of peer_death.h; posting,
- * completion waits with a back-off, data patterns, the socket's reads.
+ * completion waits with a back-off, data patterns, the socket's reads,
+ * the seeded generator and the counters printed when a transfer fails.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -254,8 +255,8 @@ pd_rand(uint64_t *s)
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
 }
-/* diagnostics of a failed transfer: counters of the QP and the port */
-void pd_diag(const char *who, uint32_t qpn);
+
+/* After a failed transfer: the counters of the QP and of the port. */
 void
 pd_diag(const char *who, uint32_t qpn)
 {
