@@ -6,13 +6,14 @@
 # of a workload (the victim WRITEs, READs or runs atomics against the
 # survivor, the survivor WRITEs into or READs from the victim, or the
 # victim is in the middle of the rdma_cm handshake) and checks that its
-# WRs end with errors, each once, within a bound from the QP's timeout
-# and retry count; the next victim must connect and transfer byte-exact.
-# 35 kills over net_memif (the survivor is the memif server, so the link
-# goes down with each victim and comes up with the next), then 15 over
-# net_af_packet on a veth pair in a network namespace of the test's
-# (SKIP without root).  After the last kill of each, one more victim
-# connects cleanly, by hand and through rdma_cm.
+# WRs end with errors, each once, in about (retry_cnt + 1) timeouts; the
+# next victim must connect and transfer byte-exact.  35 kills over
+# net_memif (the survivor is the memif server, so the link goes down with
+# each victim and comes up with the next), 6 more with inline engines
+# (one lcore a side), then 15 over net_af_packet on a veth pair in a
+# network namespace of the test's (SKIP without root).  After the last
+# kill of each, one more victim connects cleanly, by hand and through
+# rdma_cm.
 # PEER_DEATH_SEED=N replays a run; PEER_DEATH_KILLS="MEMIF AF_PACKET"
 # changes the counts; PEER_DEATH_SURVIVOR_OPTS adds rxd options to the
 # survivor (--set port0.capture=FILE).  Usage: peer-death.sh PEER_DEATH
@@ -31,13 +32,13 @@ echo "seed $seed (PEER_DEATH_SEED=$seed replays the workloads and moments)"
 vdev() { # role
 	echo "net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no"
 }
-eal() { # role ip
+eal() { # role ip; $lcores: the EAL's cores (default 0-1, an engine lcore)
 	local prefix="--file-prefix rxdpd$$" extra=${PEER_DEATH_SURVIVOR_OPTS:-}
 	if [ "$1" = client ]; then
 		prefix="--file-prefix rxdpdv$$ --no-shconf"
 		extra=""
 	fi
-	echo "-l 0-1 --no-pci --no-huge -m 256 $prefix --vdev=$(vdev "$1")" \
+	echo "-l ${lcores:-0-1} --no-pci --no-huge -m 256 $prefix --vdev=$(vdev "$1")" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error" \
 		"--log-level=pmd.net.af_packet:error -- --ip $2/24 $extra"
 }
@@ -82,6 +83,9 @@ run() {
 }
 
 run memif "$kills_memif" "$seed"
+# and 6 more with one lcore a side: inline engines, driven by the verbs
+# calls and, while the program waits elsewhere, rxd's watcher thread
+lcores=0 run memif-inline 6 "$((seed + 2))"
 
 ns=rxdpd$$
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null ||
