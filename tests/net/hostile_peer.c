@@ -30,6 +30,7 @@
 #include <rte_malloc.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
 #include "hostile_report.h"
 
@@ -147,13 +148,12 @@ make_qp(enum ibv_qp_type type, struct ibv_cq *qcq)
 		.max_recv_wr = N_RECV + 1, .max_send_sge = 1,
 		.max_recv_sge = 1 } };
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ, .qkey = 0x11111111 };
+		.qkey = 0x11111111 };
 	struct ibv_qp *qp = ibv_create_qp(pd, &qa);
 
-	if (qp == NULL || ibv_modify_qp(qp, &a, IBV_QP_STATE |
-	    IBV_QP_PKEY_INDEX | IBV_QP_PORT | (type == IBV_QPT_UD ?
-	    IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS)))
+	/* the RC QP leaves RESET in rxd_test_rc_connect() */
+	if (qp == NULL || (type == IBV_QPT_UD && ibv_modify_qp(qp, &a,
+	    IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY)))
 		return NULL;
 	return qp;
 }
@@ -210,32 +210,20 @@ listen_cm(void)
 static int
 connect_qps(void)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024, .dest_qp_num = peer.rc_qpn,
-		.rq_psn = peer.psn, .max_dest_rd_atomic = 4,
-		.min_rnr_timer = 12, .ah_attr = { .is_global = 1,
-		.port_num = 1, .grh = { .sgid_index = 1, .hop_limit = 64 } } };
-	struct ibv_ah_attr aa = a.ah_attr;
+	struct rxd_test_rc_path p = { .dest_qpn = peer.rc_qpn,
+		.rq_psn = peer.psn, .sq_psn = me.psn,
+		.path_mtu = IBV_MTU_1024, .rd_atomic = 4, .timeout = 12,
+		.retry_cnt = 7, .rnr_retry = 7 };
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTR };
+	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1,
+		.grh = { .sgid_index = 1, .hop_limit = 64 } };
 
-	memcpy(a.ah_attr.grh.dgid.raw, peer.gid, 16);
-	if (ibv_modify_qp(rc_qp, &a, IBV_QP_STATE | IBV_QP_AV |
-	    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-	    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+	memcpy(p.dgid, peer.gid, 16);
+	if (rxd_test_rc_connect(rc_qp, &p) || ibv_modify_qp(ud_qp, &a,
+	    IBV_QP_STATE))
 		return -1;
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = me.psn;
-	a.timeout = 12;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	if (ibv_modify_qp(rc_qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-	    IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-	    IBV_QP_MAX_QP_RD_ATOMIC))
-		return -1;
-	a.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(ud_qp, &a, IBV_QP_STATE))
-		return -1;
-	a.qp_state = IBV_QPS_RTS;
 	if (ibv_modify_qp(ud_qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
 		return -1;
 	memcpy(aa.grh.dgid.raw, peer.gid, 16);

@@ -15,6 +15,7 @@
 
 #include "peer_death.h"
 #include "rxd/rxd.h"
+#include "rxd_test_qp.h"
 
 struct pd_dev pd_dev;
 
@@ -94,40 +95,13 @@ int
 pd_conn_connect(struct pd_conn *c, const struct pd_peer *r,
 		uint8_t peer_octet)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC };
+	struct rxd_test_rc_path p = { .dest_qpn = r->qpn, .rq_psn = 0x100,
+		.sq_psn = 0x100, .path_mtu = IBV_MTU_1024,
+		.rd_atomic = PD_WINDOW, .timeout = PD_TIMEOUT,
+		.retry_cnt = PD_RETRY_CNT, .rnr_retry = PD_RETRY_CNT };
 
-	if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = r->qpn;
-	a.rq_psn = 0x100;
-	a.max_dest_rd_atomic = PD_WINDOW;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xff;
-	a.ah_attr.grh.dgid.raw[12] = 10;
-	a.ah_attr.grh.dgid.raw[15] = peer_octet;
-	if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = 0x100;
-	a.timeout = PD_TIMEOUT;
-	a.retry_cnt = PD_RETRY_CNT;
-	a.rnr_retry = PD_RETRY_CNT;
-	a.max_rd_atomic = PD_WINDOW;
-	return ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			     IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+	rxd_test_gid_v4(p.dgid, 10, 0, 0, peer_octet);
+	return rxd_test_rc_connect(c->qp, &p);
 }
 
 int

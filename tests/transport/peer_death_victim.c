@@ -17,23 +17,9 @@
 
 #include "peer_death.h"
 #include "rxd/rxd.h"
+#include "rxd_test_sock.h"
 
 #define RECV_ID 0xfffffffful
-
-static int
-sock_connect(const char *path)
-{
-	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	int s = socket(AF_UNIX, SOCK_STREAM, 0), i;
-
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
-	for (i = 0; s >= 0 && i < 300; i++) {
-		if (connect(s, (struct sockaddr *)&a, sizeof(a)) == 0)
-			return s;
-		usleep(50000);
-	}
-	return -1;
-}
 
 /* Our WRITE and SEND to the survivor, its WRITE and SEND to us. */
 static int
@@ -157,7 +143,7 @@ int
 pd_victim(const char *sock_path)
 {
 	struct pd_order ord;
-	int s = sock_connect(sock_path), pid = getpid(), rc;
+	int s = rxd_test_sock_open(false, sock_path), pid = getpid(), rc;
 
 	if (s < 0 || pd_sock_write(s, &pid, sizeof(pid)) ||
 	    pd_sock_read(s, &ord, sizeof(ord)) || ord.work > W_FINAL) {

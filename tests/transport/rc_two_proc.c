@@ -22,6 +22,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
 
 #define BIG (16u << 20)
@@ -142,9 +143,9 @@ setup(void)
 static void
 connect_qp(const struct peer *r, uint8_t peer_octet)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC };
+	struct rxd_test_rc_path p = { .dest_qpn = r->qpn, .rq_psn = 0xffff00,
+		.sq_psn = 0xffff00, .rd_atomic = 4, .timeout = 14,
+		.retry_cnt = 7, .rnr_retry = 7 };
 	struct ibv_port_attr pa;
 
 	if (ibv_query_port(ctx, 1, &pa)) {
@@ -152,36 +153,10 @@ connect_qp(const struct peer *r, uint8_t peer_octet)
 		exit(2);
 	}
 	printf("rc-two-proc: path MTU %d\n", 128 << pa.active_mtu);
-	ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-		      IBV_QP_ACCESS_FLAGS);
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = pa.active_mtu;
-	a.dest_qp_num = r->qpn;
-	a.rq_psn = 0xffff00;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xff;
-	a.ah_attr.grh.dgid.raw[12] = 10;
-	a.ah_attr.grh.dgid.raw[15] = peer_octet;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		FAIL("RTR");
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = 0xffff00;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			  IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			  IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC))
-		FAIL("RTS");
+	p.path_mtu = pa.active_mtu;
+	rxd_test_gid_v4(p.dgid, 10, 0, 0, peer_octet);
+	if (rxd_test_rc_connect(qp, &p))
+		FAIL("INIT/RTR/RTS");
 }
 
 static int
