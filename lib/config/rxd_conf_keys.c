@@ -75,7 +75,10 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 	UINT(LIMITS, "sq_depth", "1024", 1, 32768, E(sq_depth),
 		"largest send queue of a QP, in WRs (max_qp_wr)"),
 	UINT(LIMITS, "rq_depth", "1024", 1, 32768, E(rq_depth),
-		"largest receive queue of a QP or SRQ, in WRs"),
+		"largest receive queue of a QP, in WRs"),
+	UINT(LIMITS, "srq_depth", "16384", 1, 32768, E(srq_depth),
+		"largest shared receive queue, in WRs (max_srq_wr; "
+		"one SRQ feeds many QPs)"),
 	UINT(LIMITS, "cq_depth", "4096", 1, 1048576, E(cq_depth),
 		"largest CQ, in completions (max_cqe)"),
 	UINT(LIMITS, "max_qp", "16384", 1, 1048576, E(max_qp),

@@ -94,7 +94,8 @@ struct rxd_conf {
 	uint32_t idle_sleep_max_us;	/**< longest idle sleep */
 	uint32_t idle_spins;	/**< empty polls before backing off */
 	uint32_t sq_depth;	/**< largest send queue (max_qp_wr) */
-	uint32_t rq_depth;	/**< largest receive queue */
+	uint32_t rq_depth;	/**< largest receive queue of a QP */
+	uint32_t srq_depth;	/**< largest SRQ (max_srq_wr) */
 	uint32_t cq_depth;	/**< largest CQ (max_cqe) */
 	uint32_t max_qp;	/**< QPs per device */
 	uint32_t max_mr;	/**< MRs per device */

@@ -50,6 +50,9 @@ int rxd_verbs_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 int rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 		       struct rxd_send_wqe *w);
 
+/** Posting to the send queue needs RTS or later (ERR flushes). */
+bool rxd_verbs_sq_open(const struct rxd_qp *qp);
+
 /** Queue a built send WQE (caller holds sq_lock). @return 0 or ENOMEM. */
 int rxd_verbs_sq_push(struct rxd_qp *qp, const struct rxd_send_wqe *w);
 

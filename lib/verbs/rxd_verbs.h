@@ -17,7 +17,15 @@
 #include "rxd/rxd.h"
 #include "rxd_wq.h"
 
-#define RXD_VENDOR_ID 0x000000       /* none: not mlx5/EFA (perftest) */
+/*
+ * The vendor's IEEE OUI (IBTA vendor information).  rxd has none and
+ * reports 0xFFFFFF, as Linux Soft-RoCE (rdma_rxe) does (kernel 6.1;
+ * older kernels gave 0): programs that key on the vendor (SPDK, the
+ * rdma-core tests, perftest) take the software-RoCE path rxd matches,
+ * never an mlx5 or EFA one, and 0, which the rdma-core tests read as
+ * "no vendor", is gone.
+ */
+#define RXD_VENDOR_ID 0xFFFFFF
 #define RXD_VENDOR_PART_ID 0x7278    /* "rx" */
 #define RXD_MAX_PD (1u << 20)
 #define RXD_MAX_AH (1u << 20)

@@ -226,6 +226,31 @@ resize_cmd(struct rxd_engine *e, void *arg)
 	return 0;
 }
 
+static int
+nothing_cmd(struct rxd_engine *e, void *arg)
+{
+	(void)e;
+	(void)arg;
+	return 0;
+}
+
+/*
+ * Let the engine act on the work posted before this call, so that its
+ * completions are in the CQ when resize counts them (what a kernel
+ * provider gives: its post runs the send path before returning).  An
+ * engine pass runs commands, then the send queues that rang: once an
+ * empty command has run, the doorbells rung before it are served in the
+ * same pass, before any later command.
+ */
+static void
+settle_engine(unsigned int port)
+{
+	if (rxd_inline_progress())
+		rxd_poll();
+	else
+		rxd_port_call(port, nothing_cmd, NULL);
+}
+
 int
 ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 {
@@ -238,6 +263,7 @@ ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 	r.ring = rxd_verbs_ring("cq", (uint32_t)cqe, sizeof(struct rxd_cqe));
 	if (r.ring == NULL)
 		return ENOMEM;
+	settle_engine(cq->ctx->dev->port);
 	pthread_spin_lock(&cq->lock);
 	rc = rxd_port_call(cq->ctx->dev->port, resize_cmd, &r);
 	pthread_spin_unlock(&cq->lock);

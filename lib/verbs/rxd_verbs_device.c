@@ -138,9 +138,15 @@ ibv_open_device(struct ibv_device *device)
 		ctx->ib_mtu = info.ib_mtu;
 	c = &ctx->vctx.context;
 	c->device = device;
-	c->cmd_fd = -1;
+	/* no kernel device to talk to, but programs dup, poll and pass the
+	 * command descriptor: an eventfd nothing ever signals */
+	c->cmd_fd = eventfd(0, EFD_CLOEXEC);
 	c->async_fd = eventfd(0, EFD_CLOEXEC | EFD_SEMAPHORE);
-	if (c->async_fd < 0) {
+	if (c->cmd_fd < 0 || c->async_fd < 0) {
+		if (c->cmd_fd >= 0)
+			close(c->cmd_fd);
+		if (c->async_fd >= 0)
+			close(c->async_fd);
 		free(ctx);
 		return NULL;
 	}
@@ -176,6 +182,7 @@ ibv_close_device(struct ibv_context *context)
 		free(e);
 	}
 	close(context->async_fd);
+	close(context->cmd_fd);
 	pthread_mutex_destroy(&ctx->async_lock);
 	pthread_mutex_destroy(&context->mutex);
 	free(ctx);
@@ -211,7 +218,7 @@ rxd_verbs_device_attr(struct rxd_context *ctx, struct ibv_device_attr *a)
 	a->atomic_cap = IBV_ATOMIC_HCA;
 	a->max_ah = RXD_MAX_AH;
 	a->max_srq = (int)conf->max_srq;
-	a->max_srq_wr = (int)conf->rq_depth;
+	a->max_srq_wr = (int)conf->srq_depth;
 	a->max_srq_sge = RXD_MAX_SGE;
 	a->max_pkeys = RXD_PKEY_TBL_LEN;
 	a->local_ca_ack_delay = RXD_LOCAL_ACK_DELAY;
@@ -425,6 +432,7 @@ rxd_verbs_query_device_ex(struct ibv_context *context,
 		return EINVAL;
 	memset(&a, 0, sizeof(a));
 	rxd_verbs_device_attr(rxd_ctx(context), &a.orig_attr);
+	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
 	a.completion_timestamp_mask = UINT64_MAX;
 	a.hca_core_clock = rte_get_tsc_hz() / 1000; /* kHz of the TSC */
 	a.max_dm_size = 0;

@@ -140,9 +140,8 @@ rxd_verbs_sq_push(struct rxd_qp *qp, const struct rxd_send_wqe *w)
 	return 0;
 }
 
-/* Posting to the send queue needs RTS or later (ERR flushes). */
-static bool
-sq_open(const struct rxd_qp *qp)
+bool
+rxd_verbs_sq_open(const struct rxd_qp *qp)
 {
 	enum ibv_qp_state s = qp->qpx.qp_base.state;
 
@@ -160,7 +159,7 @@ rxd_verbs_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 
 	pthread_spin_lock(&qp->sq_lock);
 	for (; wr != NULL; wr = wr->next) {
-		rc = sq_open(qp) ? 0 : EINVAL;
+		rc = rxd_verbs_sq_open(qp) ? 0 : EINVAL;
 		if (rc == 0)
 			rc = rxd_verbs_send_wqe(qp, wr, &w);
 		if (rc == 0)

@@ -78,7 +78,7 @@ wr_complete(struct ibv_qp_ex *x)
 	struct wr_batch *b = batch(qp);
 	uint32_t i, busy = __atomic_load_n(&qp->sq_outstanding,
 					   __ATOMIC_ACQUIRE);
-	int rc = b->err;
+	int rc = rxd_verbs_sq_open(qp) ? b->err : EINVAL;
 
 	if (rc == 0 && busy + b->n > qp->cap.max_send_wr)
 		rc = ENOMEM;

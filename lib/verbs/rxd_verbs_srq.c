@@ -42,7 +42,7 @@ ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 	struct rxd_srq *srq;
 
 	if (attr->attr.max_wr == 0 ||
-	    attr->attr.max_wr > rxd_verbs.conf.rq_depth ||
+	    attr->attr.max_wr > rxd_verbs.conf.srq_depth ||
 	    attr->attr.max_sge > RXD_MAX_SGE ||
 	    attr->attr.srq_limit > attr->attr.max_wr) {
 		errno = EINVAL;
