@@ -73,7 +73,12 @@ check_init_attr(struct rxd_context *ctx, const struct ibv_qp_init_attr_ex *a)
 	    a->send_cq == NULL || a->recv_cq == NULL)
 		return EINVAL;
 	if (a->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD |
+				       IBV_QP_INIT_ATTR_CREATE_FLAGS |
 				       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return EOPNOTSUPP;
+	/* no creation flag is offered; none asked is fine (Soft-RoCE too) */
+	if ((a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    a->create_flags != 0)
 		return EOPNOTSUPP;
 	if (a->qp_type != IBV_QPT_RC && a->qp_type != IBV_QPT_UC &&
 	    a->qp_type != IBV_QPT_UD)

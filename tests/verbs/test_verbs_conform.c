@@ -5,7 +5,7 @@
  * suite: the device's identity (vendor id, phys_port_cnt_ex, max_srq_wr),
  * a context cmd_fd that is a real descriptor and refused imports,
  * ibv_resize_cq below the unpolled completions, ibv_wr_* on a QP that
- * cannot send.
+ * cannot send, and ibv_create_qp_ex with IBV_QP_INIT_ATTR_CREATE_FLAGS.
  * rxd runs on two ports joined by a net_ring pair, one engine lcore, with
  * the default limits.  Each test runs in its own process.
  */
@@ -267,5 +267,36 @@ Test(conform, wr_api_needs_a_sending_state)
 	cr_assert_eq(wr_send(qp, ah), EINVAL, "back in RESET");
 	cr_assert_eq(ibv_destroy_qp(qp), 0);
 	cr_assert_eq(ibv_destroy_ah(ah), 0);
+	cr_assert_eq(ibv_destroy_cq(cq), 0);
+}
+
+Test(conform, create_qp_ex_with_create_flags_mask)
+{
+	static const enum ibv_qp_type types[] = { IBV_QPT_RC, IBV_QPT_UC,
+		IBV_QPT_UD };
+	struct ibv_cq *cq = ibv_create_cq(ctx, 8, NULL, NULL, 0);
+	unsigned int i;
+
+	cr_assert_not_null(cq);
+	for (i = 0; i < 3; i++) {
+		struct ibv_qp_init_attr_ex a = {
+			.send_cq = cq, .recv_cq = cq, .qp_type = types[i],
+			.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+				 .max_send_sge = 1, .max_recv_sge = 1 },
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				IBV_QP_INIT_ATTR_CREATE_FLAGS,
+			.pd = pd,
+		};
+		struct ibv_qp *qp = ibv_create_qp_ex(ctx, &a);
+
+		cr_assert_not_null(qp, "type %d, no flag: %s", types[i],
+				   strerror(errno));
+		cr_assert_eq(qp->state, IBV_QPS_RESET);
+		cr_assert_eq(ibv_destroy_qp(qp), 0);
+		a.create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB;
+		errno = 0;
+		cr_assert_null(ibv_create_qp_ex(ctx, &a), "a flag rxd lacks");
+		cr_assert_eq(errno, EOPNOTSUPP);
+	}
 	cr_assert_eq(ibv_destroy_cq(cq), 0);
 }
