@@ -49,7 +49,9 @@ copy_payload(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 	w->length = (uint32_t)len;
 	if (!(wr->send_flags & IBV_SEND_INLINE)) {
 		w->num_sge = (uint8_t)wr->num_sge;
-		memcpy(w->sge, wr->sg_list, sizeof(w->sge[0]) * w->num_sge);
+		if (w->num_sge)     /* sg_list may be NULL with no SGE */
+			memcpy(w->sge, wr->sg_list,
+			       sizeof(w->sge[0]) * w->num_sge);
 		return 0;
 	}
 	if (len > qp->cap.max_inline_data || is_atomic(wr->opcode) ||
@@ -191,7 +193,9 @@ rxd_verbs_recv_push(struct rte_ring *ring, uint32_t max_sge,
 		w.length = 0;
 		for (i = 0; i < wr->num_sge; i++)
 			w.length += wr->sg_list[i].length;
-		memcpy(w.sge, wr->sg_list, sizeof(w.sge[0]) * w.num_sge);
+		if (w.num_sge)      /* sg_list may be NULL with no SGE */
+			memcpy(w.sge, wr->sg_list,
+			       sizeof(w.sge[0]) * w.num_sge);
 		if (rte_ring_sp_enqueue_elem(ring, &w, sizeof(w)) != 0) {
 			*bad_wr = wr;
 			return ENOMEM;
