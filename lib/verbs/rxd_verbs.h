@@ -111,6 +111,16 @@ int rxd_verbs_query_device_ex(struct ibv_context *context,
 			      const struct ibv_query_device_ex_input *input,
 			      struct ibv_device_attr_ex *attr, size_t attr_size);
 
+/** Take the wall-clock anchor of completion timestamps (once). */
+void rxd_verbs_clock_init(void);
+
+/** A completion's TSC stamp as CLOCK_REALTIME nanoseconds. */
+uint64_t rxd_verbs_wallclock_ns(uint64_t tsc);
+
+/** verbs_context query_rt_values operation: the TSC as raw clock. */
+int rxd_verbs_query_rt_values(struct ibv_context *context,
+			      struct ibv_values_ex *values);
+
 /** Install the verbs_context operations (rxd_verbs_ops.c). */
 void rxd_verbs_set_ops(struct rxd_context *ctx);
 

@@ -126,7 +126,8 @@ ibv_ack_cq_events(struct ibv_cq *ibcq, unsigned int nevents)
 static const uint64_t cq_wc_flags_known = IBV_WC_EX_WITH_BYTE_LEN |
 	IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |
 	IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |
-	IBV_WC_EX_WITH_DLID_PATH_BITS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	IBV_WC_EX_WITH_DLID_PATH_BITS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+	IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK;
 
 static void set_ex_poll_ops(struct rxd_cq *cq);
 
@@ -409,6 +410,10 @@ static uint32_t ex_slid(struct ibv_cq_ex *x) { return CUR(x).wc.slid; }
 static uint8_t ex_sl(struct ibv_cq_ex *x) { return CUR(x).wc.sl; }
 static uint8_t ex_dlid_bits(struct ibv_cq_ex *x) { return CUR(x).wc.dlid_path_bits; }
 static uint64_t ex_ts(struct ibv_cq_ex *x) { return CUR(x).ts; }
+static uint64_t ex_wall_ns(struct ibv_cq_ex *x)
+{
+	return rxd_verbs_wallclock_ns(CUR(x).ts);
+}
 
 static void
 set_ex_poll_ops(struct rxd_cq *cq)
@@ -430,4 +435,8 @@ set_ex_poll_ops(struct rxd_cq *cq)
 	x->read_dlid_path_bits = ex_dlid_bits;
 	if (cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
 		x->read_completion_ts = ex_ts;
+	if (cq->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK) {
+		rxd_verbs_clock_init(); /* before any stamp it converts */
+		x->read_completion_wallclock_ns = ex_wall_ns;
+	}
 }

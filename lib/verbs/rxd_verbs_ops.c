@@ -16,6 +16,7 @@ rxd_verbs_set_ops(struct rxd_context *ctx)
 	v->query_device_ex = rxd_verbs_query_device_ex;
 	v->create_cq_ex = rxd_verbs_create_cq_ex;
 	v->create_qp_ex = rxd_verbs_create_qp_ex;
+	v->query_rt_values = rxd_verbs_query_rt_values;
 	o->poll_cq = rxd_verbs_poll_cq;
 	o->req_notify_cq = rxd_verbs_req_notify_cq;
 	o->post_send = rxd_verbs_post_send;

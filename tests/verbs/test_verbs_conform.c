@@ -5,7 +5,9 @@
  * suite: the device's identity (vendor id, phys_port_cnt_ex, max_srq_wr),
  * a context cmd_fd that is a real descriptor and refused imports,
  * ibv_resize_cq below the unpolled completions, ibv_wr_* on a QP that
- * cannot send, and ibv_create_qp_ex with IBV_QP_INIT_ATTR_CREATE_FLAGS.
+ * cannot send, ibv_create_qp_ex with IBV_QP_INIT_ATTR_CREATE_FLAGS; and
+ * the completion clocks: raw TSC stamps, their wall-clock reading and
+ * ibv_query_rt_values_ex.
  * rxd runs on two ports joined by a net_ring pair, one engine lcore, with
  * the default limits.  Each test runs in its own process.
  */
@@ -299,4 +301,74 @@ Test(conform, create_qp_ex_with_create_flags_mask)
 		cr_assert_eq(errno, EOPNOTSUPP);
 	}
 	cr_assert_eq(ibv_destroy_cq(cq), 0);
+}
+
+Test(conform, query_rt_values_gives_the_tsc)
+{
+	struct ibv_values_ex v1 = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	struct ibv_values_ex v2 = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	struct ibv_device_attr_ex ax;
+
+	cr_assert_eq(ibv_query_device_ex(ctx, NULL, &ax), 0);
+	cr_assert_gt(ax.hca_core_clock, 0, "the clock's rate in kHz");
+	cr_assert_eq(ibv_query_rt_values_ex(ctx, &v1), 0);
+	usleep(10000);
+	cr_assert_eq(ibv_query_rt_values_ex(ctx, &v2), 0);
+	cr_assert_eq(v2.comp_mask, IBV_VALUES_MASK_RAW_CLOCK);
+	cr_assert_eq(v2.raw_clock.tv_sec, 0, "cycles in tv_nsec");
+	/* 10 ms asleep: at least that many cycles went by */
+	cr_assert_geq((uint64_t)(v2.raw_clock.tv_nsec - v1.raw_clock.tv_nsec),
+		      ax.hca_core_clock * 10);
+}
+
+static uint64_t
+realtime_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+Test(conform, completion_timestamps_raw_and_wallclock)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 4,
+		.wc_flags = IBV_WC_STANDARD_FLAGS |
+			IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+			IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK };
+	struct ibv_values_ex before = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	struct ibv_values_ex after = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	struct ibv_poll_cq_attr pa = { 0 };
+	struct ibv_cq_ex *cqx = ibv_create_cq_ex(ctx, &ca);
+	uint64_t t0, t1, ts, wall;
+	struct ibv_qp *qp;
+	struct ibv_ah *ah;
+	int rc;
+
+	cr_assert_not_null(cqx, "create_cq_ex: %s", strerror(errno));
+	qp = ud_qp(ibv_cq_ex_to_cq(cqx), false);
+	ud_to(qp, IBV_QPS_RTS);
+	ah = ah_to_peer();
+	t0 = realtime_ns();
+	cr_assert_eq(ibv_query_rt_values_ex(ctx, &before), 0);
+	post_ud_send(qp, ah, 5);
+	while ((rc = ibv_start_poll(cqx, &pa)) == ENOENT)
+		cr_assert_lt(realtime_ns() - t0, 10000000000ull, "no completion");
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(cqx->status, IBV_WC_SUCCESS);
+	ts = ibv_wc_read_completion_ts(cqx);
+	wall = ibv_wc_read_completion_wallclock_ns(cqx);
+	ibv_end_poll(cqx);
+	cr_assert_eq(ibv_query_rt_values_ex(ctx, &after), 0);
+	t1 = realtime_ns();
+	cr_assert_geq(ts, (uint64_t)before.raw_clock.tv_nsec,
+		      "stamped after the post");
+	cr_assert_leq(ts, (uint64_t)after.raw_clock.tv_nsec,
+		      "and before the poll");
+	/* the wall clock is the TSC counted from an anchor: allow 10 ms */
+	cr_assert_geq(wall + 10000000, t0, "%lu before %lu", wall, t0);
+	cr_assert_leq(wall, t1 + 10000000, "%lu after %lu", wall, t1);
+	cr_assert_eq(ibv_destroy_qp(qp), 0);
+	cr_assert_eq(ibv_destroy_ah(ah), 0);
+	cr_assert_eq(ibv_destroy_cq(ibv_cq_ex_to_cq(cqx)), 0);
 }
