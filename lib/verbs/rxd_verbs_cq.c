@@ -240,16 +240,19 @@ nothing_cmd(struct rxd_engine *e, void *arg)
  * completions are in the CQ when resize counts them (what a kernel
  * provider gives: its post runs the send path before returning).  An
  * engine pass runs commands, then the send queues that rang: once an
- * empty command has run, the doorbells rung before it are served in the
- * same pass, before any later command.
+ * empty command has run on an engine lcore, the doorbells rung before it
+ * are served in the same pass, before any later command.  An engine
+ * without an lcore runs the command in place, between passes, so it only
+ * waits for a pass begun before the posts; then one pass begun after them
+ * runs here, or is running in rxd's watcher, and the resize command
+ * waits for it in turn.
  */
 static void
 settle_engine(unsigned int port)
 {
+	rxd_port_call(port, nothing_cmd, NULL);
 	if (rxd_inline_progress())
 		rxd_poll();
-	else
-		rxd_port_call(port, nothing_cmd, NULL);
 }
 
 int

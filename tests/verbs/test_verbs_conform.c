@@ -8,8 +8,9 @@
  * cannot send, ibv_create_qp_ex with IBV_QP_INIT_ATTR_CREATE_FLAGS; and
  * the completion clocks: raw TSC stamps, their wall-clock reading and
  * ibv_query_rt_values_ex.
- * rxd runs on two ports joined by a net_ring pair, one engine lcore, with
- * the default limits.  Each test runs in its own process.
+ * rxd runs on two ports joined by a net_ring pair, one engine lcore (the
+ * conform_inline suite: none), with the default limits.  Each test runs
+ * in its own process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,10 +31,11 @@
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
 
+/* lcores "0-1": one engine lcore; "0": the engine runs inline. */
 static void
-start(void)
+start_on(char *lcores)
 {
-	char *eal[] = { "test", "-l", "0-1", "--no-pci", "--no-huge", "-m",
+	char *eal[] = { "test", "-l", lcores, "--no-pci", "--no-huge", "-m",
 		"256", "--no-shconf", "--log-level=lib.eal:error" };
 	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
 		"1:10.0.0.2/24" };
@@ -54,6 +56,18 @@ start(void)
 }
 
 static void
+start(void)
+{
+	start_on("0-1");
+}
+
+static void
+start_inline(void)
+{
+	start_on("0");
+}
+
+static void
 stop(void)
 {
 	rxd_stop();
@@ -61,6 +75,8 @@ stop(void)
 }
 
 TestSuite(conform, .init = start, .fini = stop, .timeout = 60);
+TestSuite(conform_inline, .init = start_inline, .fini = stop,
+	  .timeout = 60);
 
 Test(conform, device_identity)
 {
@@ -201,7 +217,8 @@ poll_n(struct ibv_cq *cq, int n)
 	}
 }
 
-Test(conform, resize_cq_below_unpolled_is_einval)
+static void
+resize_below_unpolled(void)
 {
 	struct ibv_cq *cq = ibv_create_cq(ctx, 3, NULL, NULL, 0);
 	struct ibv_qp *qp;
@@ -230,6 +247,17 @@ Test(conform, resize_cq_below_unpolled_is_einval)
 	cr_assert_eq(ibv_destroy_qp(qp), 0);
 	cr_assert_eq(ibv_destroy_ah(ah), 0);
 	cr_assert_eq(ibv_destroy_cq(cq), 0);
+}
+
+Test(conform, resize_cq_below_unpolled_is_einval)
+{
+	resize_below_unpolled();
+}
+
+/* no engine lcore: the posts wait for a poll or for rxd's watcher */
+Test(conform_inline, resize_cq_below_unpolled_is_einval)
+{
+	resize_below_unpolled();
 }
 
 /* One ibv_wr_* send; @return what ibv_wr_complete says. */
