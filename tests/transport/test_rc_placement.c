@@ -62,29 +62,11 @@ post_atomic_write(uint64_t raddr, uint32_t rkey, uint32_t len)
 	return ibv_post_send(p.a.qp, &w, &bad);
 }
 
-/* A requester QP on a created for the ibv_wr_* API, connected to a new b. */
+/* a's QP for the ibv_wr_* API with send_ops, connected to a new b. */
 static struct ibv_qp_ex *
 connect_qp_ex(uint64_t send_ops)
 {
-	struct ibv_qp_init_attr_ex a = {
-		.send_cq = p.a.cq, .recv_cq = p.a.cq, .qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.pd = p.a.pd, .send_ops_flags = send_ops,
-	};
-	struct ibv_qp *qp = ibv_create_qp_ex(p.a.ctx, &a);
-
-	cr_assert_not_null(qp, "create_qp_ex: %s", strerror(errno));
-	ibv_destroy_qp(p.a.qp);
-	ibv_destroy_qp(p.b.qp);
-	p.a.qp = qp;
-	p.b.qp = rc_create_qp(&p.b, &opts);
-	rc_connect_qp(p.a.qp, p.b.qp->qp_num, 2, 1, &opts);
-	rc_connect_qp(p.b.qp, p.a.qp->qp_num, 1, 1, &opts);
-	cr_assert_not_null(ibv_qp_to_qp_ex(qp));
-	return ibv_qp_to_qp_ex(qp);
+	return rc_pair_connect_ex(&p, &opts, send_ops);
 }
 
 /* An MR over all of b's buffer that FLUSH for global visibility may use. */
