@@ -448,16 +448,20 @@ Test(rc_faults, atomic_write_and_flush_once_under_faults)
 				       IBV_ACCESS_REMOTE_WRITE |
 				       RXD_ACCESS_FLUSH_GLOBAL);
 	uint64_t seed = 777, i, n = soak_wrs() / 10;
-	struct rxd_qp_stats qb;
+	struct rxd_qp_stats qa, qb;
 
 	cr_assert_not_null(mr);
 	faults(0.05, 0.01, 0.01, 0.001, false);
 	for (i = 0; i < n; i += WINDOW)
 		placement_window(x, mr, &seed, i);
+	cr_assert_eq(rxd_qp_stats(0, p.a.qp->qp_num, &qa), 0);
 	cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &qb), 0);
 	cr_assert_gt(qb.duplicates, 0, "duplicates reached the responder");
-	cr_log_info("placement: %lu WRs, responder duplicates %lu",
-		    (unsigned long)n, (unsigned long)qb.duplicates);
+	cr_assert_gt(qa.retransmits, 0);
+	cr_log_info("placement: %lu WRs, requester retransmits %lu timeouts "
+		    "%lu; responder duplicates %lu", (unsigned long)n,
+		    (unsigned long)qa.retransmits, (unsigned long)qa.timeouts,
+		    (unsigned long)qb.duplicates);
 	ibv_dereg_mr(mr);
 }
 
