@@ -38,6 +38,8 @@ struct rxd_send_wqe {
 	uint64_t remote_addr;
 	uint64_t compare_add;
 	uint64_t swap;
+	uint8_t flush_type;         /**< FLUSH: placement type (RXD_FLUSH_*) */
+	uint8_t flush_level;        /**< FLUSH: RXD_FLUSH_RANGE or _MR */
 	struct {                    /**< UD destination */
 		uint8_t dgid[16];
 		uint8_t sgid_index;

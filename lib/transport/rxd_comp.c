@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Completer: ACKs, NAKs, READ responses and atomic ACKs retire send WQEs
+ * Completer: ACKs, NAKs, READ responses (also the empty ones that answer
+ * ATOMIC WRITE and FLUSH) and atomic ACKs retire send WQEs
  * in order and generate their completions; sequence NAKs, implied NAKs and
  * timeouts rewind the requester (go-back-N) and spend retry_cnt; RNR NAKs
  * wait the encoded RNR time and spend rnr_retry; remote errors fail the
@@ -28,6 +29,8 @@ static const enum ibv_wc_opcode wc_opcode[] = {
 	[IBV_WR_RDMA_READ] = IBV_WC_RDMA_READ,
 	[IBV_WR_ATOMIC_CMP_AND_SWP] = IBV_WC_COMP_SWAP,
 	[IBV_WR_ATOMIC_FETCH_AND_ADD] = IBV_WC_FETCH_ADD,
+	[RXD_WR_FLUSH] = RXD_WC_FLUSH,
+	[IBV_WR_ATOMIC_WRITE] = IBV_WC_ATOMIC_WRITE,
 };
 
 /* NAK codes to work completion statuses. */
@@ -54,6 +57,8 @@ complete(struct rxd_rc *rc, struct rxd_swqe *s, enum ibv_wc_status st)
 	wc.qp_num = rc->qp->qpn;
 	if (s->w.opcode == IBV_WR_RDMA_READ)
 		wc.byte_len = s->w.length;
+	else if (s->w.opcode == RXD_WR_FLUSH)
+		wc.byte_len = 0;
 	else if (rxd_swqe_wants_response(s))
 		wc.byte_len = 8;
 	rxd_rc_complete(rc->qp, rc->qp->scq, &wc, rc->unsignaled + 1, false);
@@ -200,6 +205,26 @@ read_fit(struct rxd_rc *rc, const struct rxd_pkt *p, struct rxd_swqe **s,
 }
 
 /*
+ * The empty READ RESPONSE ONLY that answers an ATOMIC WRITE or a FLUSH
+ * waiting at its PSN: the WQE is done.  Any other response to one of them
+ * is a protocol error.
+ */
+static void
+placement_response(struct rxd_rc *rc, struct rxd_swqe *s,
+		   const struct rxd_pkt *p)
+{
+	if (p->opcode != RXD_OP_RC_READ_RESP_ONLY || p->payload_len != 0) {
+		rxd_comp_error(rc, IBV_WC_BAD_RESP_ERR);
+		return;
+	}
+	ack_to(rc, rxd_psn_add(s->first_psn, RXD_PSN_MASK));
+	s->done = true;
+	una_to(rc, p->psn);
+	rxd_comp_retire(rc);
+	progress(rc);
+}
+
+/*
  * A READ response.  The next one expected whose bytes go to one SGE is
  * copied there while its deferred ICRC is checked (as the responder
  * places WRITEs: the bytes lie inside the READ's own buffer, undefined
@@ -215,6 +240,12 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	uint32_t off = 0;
 
 	fit = read_fit(rc, p, &s, &off);
+	if (s != NULL && rxd_swqe_is_placement(s)) {
+		if (!rxd_rc_icrc_ok(m, p))
+			return false;
+		placement_response(rc, s, p);
+		return true;
+	}
 	if (fit == READ_NEXT && p->icrc_deferred)
 		dst = rxd_rc_sge_span(s->w.sge, s->w.num_sge, off,
 				      p->payload_len, IBV_ACCESS_LOCAL_WRITE);
@@ -260,7 +291,8 @@ atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	struct rxd_swqe *s = responder_of(rc, p->psn);
 
-	if (s == NULL || s->w.opcode == IBV_WR_RDMA_READ) {
+	if (s == NULL || s->w.opcode == IBV_WR_RDMA_READ ||
+	    rxd_swqe_is_placement(s)) {
 		rc->cnt.duplicates++;
 		return;
 	}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_mr.h"
 #include "rxd_net_hint.h"
 #include "rxd_transport.h"
@@ -101,13 +102,25 @@ rxd_win(struct rxd_rc *rc, uint32_t i)
 	return &rc->win[i % rc->win_size];
 }
 
-/** READ and atomics are answered by the responder, not just ACKed. */
+/**
+ * ATOMIC WRITE and FLUSH (IBTA 1.5) are answered by an RDMA READ RESPONSE
+ * ONLY without payload, as Soft-RoCE answers them.
+ */
+static inline bool
+rxd_swqe_is_placement(const struct rxd_swqe *s)
+{
+	return s->w.opcode == IBV_WR_ATOMIC_WRITE ||
+		s->w.opcode == RXD_WR_FLUSH;
+}
+
+/** READ, atomics, ATOMIC WRITE and FLUSH are answered, not just ACKed. */
 static inline bool
 rxd_swqe_wants_response(const struct rxd_swqe *s)
 {
 	return s->w.opcode == IBV_WR_RDMA_READ ||
 		s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
-		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
+		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+		rxd_swqe_is_placement(s);
 }
 
 static inline uint32_t

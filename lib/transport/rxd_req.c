@@ -21,6 +21,8 @@ static const struct {
 	[IBV_WR_RDMA_READ] = { 0x0c, 0x0c, 0x0c, 0x0c },
 	[IBV_WR_ATOMIC_CMP_AND_SWP] = { 0x13, 0x13, 0x13, 0x13 },
 	[IBV_WR_ATOMIC_FETCH_AND_ADD] = { 0x14, 0x14, 0x14, 0x14 },
+	[RXD_WR_FLUSH] = { 0x1c, 0x1c, 0x1c, 0x1c },
+	[IBV_WR_ATOMIC_WRITE] = { 0x1d, 0x1d, 0x1d, 0x1d },
 };
 
 /* Packets the requester sends for a WQE (a READ asks once). */
@@ -35,8 +37,8 @@ static bool
 local_ok(const struct rxd_swqe *s)
 {
 	const struct rxd_send_wqe *w = &s->w;
-	unsigned int need = rxd_swqe_wants_response(s) ?
-		IBV_ACCESS_LOCAL_WRITE : 0;
+	unsigned int need = rxd_swqe_wants_response(s) &&
+		!rxd_swqe_is_placement(s) ? IBV_ACCESS_LOCAL_WRITE : 0;
 	uint8_t i;
 
 	for (i = 0; i < w->num_sge; i++) {
@@ -66,7 +68,8 @@ fetch(struct rxd_rc *rc)
 	rc->tail++;
 	len = s->w.length;
 	s->npkts = s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
-		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? 1 :
+		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+		rxd_swqe_is_placement(s) ? 1 :
 		len ? (len + rc->mtu - 1) / rc->mtu : 1;
 	s->first_psn = rc->npsn;
 	rc->npsn = rxd_psn_add(rc->npsn, s->npkts);
@@ -118,6 +121,15 @@ fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
 		p->reth_va = w->remote_addr + off;
 		p->reth_rkey = w->rkey;
 		p->reth_len = (uint32_t)(w->length - off);
+		return;
+	}
+	if (rxd_swqe_is_placement(s)) {
+		/* ATOMIC WRITE: 8 bytes at remote_addr; FLUSH: the range */
+		p->reth_va = w->remote_addr;
+		p->reth_rkey = w->rkey;
+		p->reth_len = w->length;
+		p->feth_sel = w->flush_level;
+		p->feth_plt = w->flush_type;
 		return;
 	}
 	p->atm_va = w->remote_addr;
@@ -199,6 +211,8 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	if (rxd_swqe_wants_response(s)) {
 		fill_request(rc, s, &p);
 		last = true;
+		if (w->opcode == IBV_WR_ATOMIC_WRITE)
+			len = RXD_ATOMIC_WRITE_LEN;   /* inline, see rxd_verbs */
 	} else {
 		len = w->length - off < rc->mtu ? w->length - off : rc->mtu;
 		p.reth_va = w->remote_addr;

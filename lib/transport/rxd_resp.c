@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Responder: checks each request's PSN against the expected one, executes
- * in-order requests (SEND into receive WQEs, WRITE, READ, atomics) once,
- * answers duplicates without executing them again (READ and atomics from
- * the responder resources), NAKs a gap once, sends RNR NAK when no receive
- * is posted, and NAKs invalid or forbidden requests, moving the QP to ERR.
+ * in-order requests (SEND into receive WQEs, WRITE, READ, atomics, ATOMIC
+ * WRITE, FLUSH) once, answers duplicates without executing them again
+ * (READ, atomics, ATOMIC WRITE and FLUSH from the responder resources),
+ * NAKs a gap once, sends RNR NAK when no receive is posted, and NAKs
+ * invalid or forbidden requests, moving the QP to ERR.
  */
 #include <string.h>
 
@@ -219,6 +220,91 @@ do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
 	return RESP_OK;
 }
 
+/*
+ * A responder resource answered by an empty READ RESPONSE ONLY (ATOMIC
+ * WRITE, FLUSH): a duplicate of the request gets the same answer and is
+ * not executed again.
+ */
+static void
+placement_done(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	struct rxd_res *r = rxd_resp_res_new(rc);
+
+	r->psn = p->psn;
+	r->npkts = 1;
+	r->msn = ++rc->msn;
+	rxd_resp_respond(rc, r, 0);
+	rc->epsn = rxd_psn_add(rc->epsn, 1);
+}
+
+/*
+ * ATOMIC WRITE (IBTA 1.5): the 8 bytes of the payload are stored at the
+ * target in one aligned 64-bit store, after everything the QP wrote
+ * before (release order).  Rights as for an RDMA WRITE; a target that is
+ * not 8-byte aligned in memory is an invalid request, as for atomics.
+ */
+static enum resp_err
+do_atomic_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+{
+	enum resp_err err;
+	struct rxd_mr *mr;
+	uint64_t *target, value;
+
+	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) ||
+	    p->reth_len != RXD_ATOMIC_WRITE_LEN)
+		return RESP_INV_REQ;
+	mr = remote_mr(p->reth_rkey, p->reth_va, RXD_ATOMIC_WRITE_LEN,
+		       IBV_ACCESS_REMOTE_WRITE, &err);
+	if (err != RESP_OK)
+		return err;
+	target = (uint64_t *)(uintptr_t)rxd_mr_addr(mr, p->reth_va);
+	if ((uintptr_t)target & 7)
+		return RESP_INV_REQ;
+	memcpy(&value, rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
+	       sizeof(value));
+	__atomic_store_n(target, value, __ATOMIC_RELEASE);
+	placement_done(rc, p);
+	return RESP_OK;
+}
+
+/* The MR rights each FLUSH placement type needs (RXD_FLUSH_PLT_*). */
+static unsigned int
+flush_rights(uint8_t plt)
+{
+	return ((plt & RXD_FLUSH_PLT_GLOBAL) ? RXD_ACCESS_FLUSH_GLOBAL : 0) |
+		((plt & RXD_FLUSH_PLT_PERSISTENT) ?
+		 RXD_ACCESS_FLUSH_PERSISTENT : 0);
+}
+
+/*
+ * FLUSH (IBTA 1.5): what the QP placed before is visible to every reader
+ * of the range (or of the whole MR, selectivity level MR) when the answer
+ * leaves.  The responder places in PSN order on one thread, so a store
+ * fence is all a FLUSH for global visibility needs.  Persistence needs
+ * the MR's FLUSH_PERSISTENT right, which rxd's reg_mr never grants (no
+ * persistent memory): such a FLUSH fails with a remote access error.
+ */
+static enum resp_err
+do_flush(struct rxd_rc *rc, const struct rxd_pkt *p)
+{
+	unsigned int rights = flush_rights(p->feth_plt);
+	struct rxd_mr *mr;
+
+	if (p->feth_plt == 0 || (p->feth_plt & ~(RXD_FLUSH_PLT_GLOBAL |
+						 RXD_FLUSH_PLT_PERSISTENT)) ||
+	    p->feth_sel > RXD_FLUSH_SEL_MR ||
+	    (rc->qp->attr.qp_access_flags & rights) != rights)
+		return RESP_INV_REQ;
+	mr = rxd_mr_find(p->reth_rkey);
+	if (mr == NULL || (mr->access & rights) != rights ||
+	    (p->feth_sel == RXD_FLUSH_SEL_RANGE &&
+	     !rxd_mr_allows(mr, p->reth_va, p->reth_len, rights)))
+		return RESP_ACCESS;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	placement_done(rc, p);
+	return RESP_OK;
+}
+
 /* A FIRST/ONLY may not start inside a message, nor MIDDLE/LAST outside. */
 static bool
 sequence_ok(const struct rxd_rc *rc, const struct rxd_pkt *p)
@@ -236,7 +322,7 @@ static enum resp_err
 execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	uint8_t *dst)
 {
-	uint16_t f = p->op->flags;
+	uint32_t f = p->op->flags;
 	enum resp_err err;
 
 	if (!sequence_ok(rc, p))
@@ -245,6 +331,10 @@ execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 		return do_read(rc, p);
 	if (f & RXD_OPF_ATOMIC)
 		return do_atomic(rc, p);
+	if (f & RXD_OPF_ATOMIC_WRITE)
+		return do_atomic_write(rc, m, p);
+	if (f & RXD_OPF_FLUSH)
+		return do_flush(rc, p);
 	err = (f & RXD_OPF_SEND) ? do_send(rc, m, p, dst) :
 		do_write(rc, m, p, dst);
 	if (err != RESP_OK)
@@ -259,14 +349,18 @@ execute(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	return RESP_OK;
 }
 
-/* A duplicate: READ and atomics are answered again, the rest ACKed. */
+/*
+ * A duplicate: READ, atomics, ATOMIC WRITE and FLUSH are answered again
+ * from their responder resource (never executed again), the rest ACKed.
+ */
 static void
 duplicate(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	uint32_t i;
 
 	rc->cnt.duplicates++;
-	if (p->op->flags & (RXD_OPF_READ | RXD_OPF_ATOMIC)) {
+	if (p->op->flags & (RXD_OPF_READ | RXD_OPF_ATOMIC |
+			    RXD_OPF_ATOMIC_WRITE | RXD_OPF_FLUSH)) {
 		for (i = 0; i < rc->n_res; i++) {
 			struct rxd_res *r = &rc->res[i];
 			int32_t d = rxd_psn_diff(p->psn, r->psn);

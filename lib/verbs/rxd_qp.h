@@ -12,6 +12,10 @@ struct wr_batch;
 /** A QP: verbs handle (extended form), verbs-side state, engine core. */
 struct rxd_qp {
 	struct ibv_qp_ex qpx;         /**< starts with struct ibv_qp */
+	/** ibv_wr_flush(): right after qpx, as in struct rxd_qp_ex_flush */
+	void (*wr_flush)(struct ibv_qp_ex *qp, uint32_t rkey,
+			 uint64_t remote_addr, size_t len, uint8_t type,
+			 uint8_t level);
 	struct rxd_qp_core core;
 	struct rxd_qp_state st;       /**< attributes, for modify/query */
 	struct ibv_qp_cap cap;        /**< what create granted */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_qp_attr.h"
 
 /* Short names for the table below. */
@@ -172,7 +173,8 @@ access_ok(const struct ibv_qp_attr *a, const struct rxd_qp_limits *lim)
 {
 	const unsigned int known = IBV_ACCESS_LOCAL_WRITE |
 		IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-		IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND;
+		IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND |
+		RXD_ACCESS_FLUSH_GLOBAL | RXD_ACCESS_FLUSH_PERSISTENT;
 
 	(void)lim;
 	return (a->qp_access_flags & ~known) == 0;

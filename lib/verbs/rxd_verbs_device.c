@@ -14,6 +14,7 @@
 
 #include <rte_cycles.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_verbs.h"
 
 /* Engine side: a port's link changed; every context of it hears. */
@@ -433,6 +434,9 @@ rxd_verbs_query_device_ex(struct ibv_context *context,
 	memset(&a, 0, sizeof(a));
 	rxd_verbs_device_attr(rxd_ctx(context), &a.orig_attr);
 	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
+	/* ATOMIC WRITE and FLUSH for global visibility; no persistence */
+	a.device_cap_flags_ex = a.orig_attr.device_cap_flags |
+		RXD_DEVICE_ATOMIC_WRITE | RXD_DEVICE_FLUSH_GLOBAL;
 	a.completion_timestamp_mask = UINT64_MAX;
 	a.hca_core_clock = rte_get_tsc_hz() / 1000; /* kHz of the TSC */
 	a.max_dm_size = 0;

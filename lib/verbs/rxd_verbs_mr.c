@@ -8,12 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_mr.h"
 #include "rxd_verbs.h"
 
+/*
+ * RXD_ACCESS_FLUSH_PERSISTENT is not among them: rxd's memory is not
+ * persistent, so it is refused with EINVAL, as Soft-RoCE refuses it for
+ * memory that is not persistent.
+ */
 #define MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 	IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
-	IBV_ACCESS_MW_BIND | IBV_ACCESS_RELAXED_ORDERING)
+	IBV_ACCESS_MW_BIND | IBV_ACCESS_RELAXED_ORDERING | \
+	RXD_ACCESS_FLUSH_GLOBAL)
 
 struct ibv_pd *
 ibv_alloc_pd(struct ibv_context *context)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
 
 /* Which opcodes each transport accepts, as a bit per enum ibv_wr_opcode. */
@@ -17,7 +18,8 @@ static const uint32_t ops_allowed[] = {
 	[IBV_QPT_RC] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM) |
 		OP(IBV_WR_SEND_WITH_INV) | OP(IBV_WR_RDMA_WRITE) |
 		OP(IBV_WR_RDMA_WRITE_WITH_IMM) | OP(IBV_WR_RDMA_READ) |
-		OP(IBV_WR_ATOMIC_CMP_AND_SWP) | OP(IBV_WR_ATOMIC_FETCH_AND_ADD),
+		OP(IBV_WR_ATOMIC_CMP_AND_SWP) | OP(IBV_WR_ATOMIC_FETCH_AND_ADD) |
+		OP(IBV_WR_ATOMIC_WRITE) | OP(RXD_WR_FLUSH),
 	[IBV_QPT_UC] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM) |
 		OP(IBV_WR_RDMA_WRITE) | OP(IBV_WR_RDMA_WRITE_WITH_IMM),
 	[IBV_QPT_UD] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM),
@@ -99,7 +101,9 @@ rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 	enum ibv_qp_type type = qp->qpx.qp_base.qp_type;
 	int rc;
 
+	/* FLUSH has no place in struct ibv_send_wr: ibv_wr_flush() only */
 	if (!rxd_verbs_op_allowed(type, wr->opcode) ||
+	    (unsigned int)wr->opcode == RXD_WR_FLUSH ||
 	    (wr->send_flags & ~SEND_FLAGS_KNOWN))
 		return EINVAL;
 	w->wr_id = wr->wr_id;
@@ -117,6 +121,8 @@ rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 		w->rkey = wr->wr.atomic.rkey;
 		w->compare_add = wr->wr.atomic.compare_add;
 		w->swap = wr->wr.atomic.swap;
+	} else if (wr->opcode == IBV_WR_ATOMIC_WRITE && w->length != 8) {
+		return EINVAL; /* 8 bytes, at wr.rdma.remote_addr */
 	} else if (type != IBV_QPT_UD) {
 		w->remote_addr = wr->wr.rdma.remote_addr;
 		w->rkey = wr->wr.rdma.rkey;

@@ -16,6 +16,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
 #include "rxd_verbs_gsi.h"
 #include "rxd_transport.h"
@@ -25,7 +26,8 @@ static const uint64_t send_ops_known = IBV_QP_EX_WITH_RDMA_WRITE |
 	IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND |
 	IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |
 	IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-	IBV_QP_EX_WITH_SEND_WITH_INV;
+	IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_ATOMIC_WRITE |
+	RXD_QP_EX_WITH_FLUSH;
 
 /* QPN allocation: one bitmap per port, first free from RXD_QPN_FIRST. */
 static pthread_mutex_t qpn_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
+
+_Static_assert(offsetof(struct rxd_qp, wr_flush) ==
+	       offsetof(struct rxd_qp_ex_flush, wr_flush),
+	       "wr_flush must follow struct ibv_qp_ex as in rdma-core v45");
 
 struct wr_batch {
 	uint32_t n;
@@ -179,6 +184,45 @@ wr_fetch_add(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr, uint64_t add)
 	atomic(x, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, addr, add, 0);
 }
 
+/* ATOMIC WRITE: the 8 bytes at atomic_wr travel inline in the WQE. */
+static void
+wr_atomic_write(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr,
+		const void *atomic_wr)
+{
+	struct rxd_send_wqe *w = open_wqe(x, IBV_WR_ATOMIC_WRITE);
+
+	if (w == NULL)
+		return;
+	w->rkey = rkey;
+	w->remote_addr = addr;
+	memcpy(w->inline_data, atomic_wr, 8);
+	w->length = 8;
+	w->flags |= IBV_SEND_INLINE;
+}
+
+static void set_error(struct ibv_qp_ex *x, int err);
+
+/* FLUSH: placement type(s) and selectivity level as rdma-core v45 has. */
+static void
+wr_flush(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr, size_t len,
+	 uint8_t type, uint8_t level)
+{
+	struct rxd_send_wqe *w = open_wqe(x, (enum ibv_wr_opcode)RXD_WR_FLUSH);
+
+	if (w == NULL)
+		return;
+	if (type == 0 || (type & ~(RXD_FLUSH_GLOBAL | RXD_FLUSH_PERSISTENT)) ||
+	    level > RXD_FLUSH_MR || len > 0x80000000u) {
+		set_error(x, EINVAL);
+		return;
+	}
+	w->rkey = rkey;
+	w->remote_addr = addr;
+	w->length = (uint32_t)len;
+	w->flush_type = type;
+	w->flush_level = level;
+}
+
 static void
 set_error(struct ibv_qp_ex *x, int err)
 {
@@ -342,5 +386,9 @@ rxd_verbs_qp_ex_init(struct rxd_qp *qp)
 		x->wr_atomic_cmp_swp = wr_cmp_swp;
 	if (f & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		x->wr_atomic_fetch_add = wr_fetch_add;
+	if (f & IBV_QP_EX_WITH_ATOMIC_WRITE)
+		x->wr_atomic_write = wr_atomic_write;
+	if (f & RXD_QP_EX_WITH_FLUSH)
+		qp->wr_flush = wr_flush;
 	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Extension headers after the BTH, one table row each, in the order the
- * IBTA places them: DETH, RETH, AtomicETH, AETH, AtomicAckETH, ImmDt, IETH,
- * then the CNP's reserved bytes.
+ * IBTA places them: DETH, FETH, RETH, AtomicETH, AETH, AtomicAckETH, ImmDt,
+ * IETH, then the CNP's reserved bytes.
  */
 #include "rxd_bytes.h"
 #include "rxd_exthdr.h"
@@ -20,6 +20,22 @@ deth_put(const struct rxd_pkt *k, uint8_t *p)
 	rxd_put32(p, k->deth_qkey);
 	p[4] = 0;
 	rxd_put24(p + 5, k->deth_sqpn);
+}
+
+/* FETH: 26 reserved bits, selectivity level (5..4), placement type (3..0). */
+static void
+feth_get(struct rxd_pkt *k, const uint8_t *p)
+{
+	uint32_t v = rxd_get32(p);
+
+	k->feth_sel = (uint8_t)((v >> 4) & 3);
+	k->feth_plt = (uint8_t)(v & 0xf);
+}
+
+static void
+feth_put(const struct rxd_pkt *k, uint8_t *p)
+{
+	rxd_put32(p, (uint32_t)(k->feth_sel & 3) << 4 | (k->feth_plt & 0xf));
 }
 
 static void
@@ -127,6 +143,7 @@ static const struct {
 	void (*put)(const struct rxd_pkt *k, uint8_t *p);
 } exthdr_table[] = {
 	{ RXD_HDR_DETH, RXD_DETH_LEN, deth_get, deth_put },
+	{ RXD_HDR_FETH, RXD_FETH_LEN, feth_get, feth_put },
 	{ RXD_HDR_RETH, RXD_RETH_LEN, reth_get, reth_put },
 	{ RXD_HDR_ATMETH, RXD_ATMETH_LEN, atmeth_get, atmeth_put },
 	{ RXD_HDR_AETH, RXD_AETH_LEN, aeth_get, aeth_put },

@@ -155,7 +155,7 @@ is_pmtu(uint32_t len)
 static enum rxd_wire_err
 check_length(const struct rxd_pkt *pkt, uint32_t with_pad)
 {
-	uint16_t f = pkt->op->flags;
+	uint32_t f = pkt->op->flags;
 
 	if (pkt->padcnt > with_pad || (with_pad & 3))
 		return RXD_WIRE_PAD;
@@ -168,6 +168,9 @@ check_length(const struct rxd_pkt *pkt, uint32_t with_pad)
 			RXD_WIRE_LENGTH;
 	}
 	if (pkt->payload_len > RXD_MAX_PMTU)
+		return RXD_WIRE_LENGTH;
+	if ((f & RXD_OPF_ATOMIC_WRITE) &&
+	    pkt->payload_len != RXD_ATOMIC_WRITE_LEN)
 		return RXD_WIRE_LENGTH;
 	if (pkt->op->hdrs & RXD_HDR_RETH) {
 		if (pkt->reth_len > 0x80000000u)

@@ -43,7 +43,9 @@
 #define RXD_IETH_LEN 4
 #define RXD_DETH_LEN 8
 #define RXD_CNP_PAD_LEN 16
+#define RXD_FETH_LEN 4
 #define RXD_ICRC_LEN 4
+#define RXD_ATOMIC_WRITE_LEN 8   /**< the payload of an ATOMIC WRITE */
 
 #define RXD_PSN_MASK 0xffffffu
 #define RXD_QPN_MASK 0xffffffu
@@ -60,6 +62,7 @@ enum rxd_hdr {
 	RXD_HDR_IETH = 1u << 5,   /**< invalidate rkey */
 	RXD_HDR_DETH = 1u << 6,   /**< datagram extended transport header */
 	RXD_HDR_CNP = 1u << 7,    /**< 16 reserved bytes of a CNP */
+	RXD_HDR_FETH = 1u << 8,   /**< FLUSH extended transport header */
 };
 
 /** Transport service of an opcode (the BTH opcode's top 3 bits). */
@@ -89,6 +92,8 @@ enum rxd_opf {
 	RXD_OPF_ACK = 1u << 12,    /**< ACKNOWLEDGE */
 	RXD_OPF_WANT_ACK = 1u << 13, /**< RC request: the responder answers */
 	RXD_OPF_RECV = 1u << 14,   /**< consumes a receive WQE at its LAST */
+	RXD_OPF_ATOMIC_WRITE = 1u << 15, /**< ATOMIC WRITE (IBTA 1.5) */
+	RXD_OPF_FLUSH = 1u << 16,  /**< FLUSH (IBTA 1.5) */
 };
 
 /** One row of the opcode table. A row with name == NULL is not valid. */
@@ -97,7 +102,7 @@ struct rxd_opcode_info {
 	uint8_t service;    /**< enum rxd_service */
 	uint8_t hdr_len;    /**< bytes of extension headers after the BTH */
 	uint16_t hdrs;      /**< enum rxd_hdr mask, in wire order */
-	uint16_t flags;     /**< enum rxd_opf mask */
+	uint32_t flags;     /**< enum rxd_opf mask */
 };
 
 /** The single opcode table, indexed by the BTH opcode. */
@@ -128,6 +133,8 @@ enum rxd_opcode {
 	RXD_OP_RC_FETCH_ADD = 0x14,
 	RXD_OP_RC_SEND_LAST_INV = 0x16,
 	RXD_OP_RC_SEND_ONLY_INV = 0x17,
+	RXD_OP_RC_FLUSH = 0x1c,
+	RXD_OP_RC_ATOMIC_WRITE = 0x1d,
 	RXD_OP_UC_SEND_FIRST = 0x20,
 	RXD_OP_UC_SEND_MIDDLE = 0x21,
 	RXD_OP_UC_SEND_LAST = 0x22,
@@ -162,6 +169,18 @@ enum rxd_nak_code {
 };
 
 #define RXD_AETH_CREDIT_INVALID 0x1f
+
+/** FETH selectivity level (bits 5..4): what a FLUSH covers. */
+enum rxd_flush_sel {
+	RXD_FLUSH_SEL_RANGE = 0,  /**< the RETH's range of the MR */
+	RXD_FLUSH_SEL_MR = 1,     /**< the whole MR named by the rkey */
+};
+
+/** FETH placement type (bits 3..0): a mask of what a FLUSH makes sure of. */
+enum rxd_flush_plt {
+	RXD_FLUSH_PLT_GLOBAL = 1u << 0,     /**< global visibility */
+	RXD_FLUSH_PLT_PERSISTENT = 1u << 1, /**< persistence */
+};
 
 /** Why a frame was rejected; each has a counter in the port stats. */
 enum rxd_wire_err {
@@ -243,6 +262,8 @@ struct rxd_pkt {
 	uint32_t imm;                /**< ImmDt bytes in network order (as verbs' imm_data) */
 	uint32_t ieth_rkey;
 	uint32_t deth_qkey, deth_sqpn;
+	uint8_t feth_sel;            /**< FLUSH selectivity level (enum rxd_flush_sel) */
+	uint8_t feth_plt;            /**< FLUSH placement type (enum rxd_flush_plt) */
 	/* layout of the frame */
 	const struct rxd_opcode_info *op;
 	uint16_t l3_off, l4_off, bth_off, payload_off;

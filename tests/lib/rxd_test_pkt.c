@@ -93,8 +93,10 @@ make_bth(struct rxd_pkt *pkt, const struct rxd_opcode_info *op)
 static uint32_t
 reth_len_for(const struct rxd_opcode_info *op, uint32_t payload_len)
 {
+	if (op->flags & RXD_OPF_ATOMIC_WRITE)
+		return RXD_ATOMIC_WRITE_LEN;
 	if (!(op->flags & RXD_OPF_WRITE))
-		return 65536;                   /* READ REQUEST */
+		return 65536;                   /* READ REQUEST, FLUSH */
 	if (op->flags & RXD_OPF_LAST)
 		return payload_len;             /* WRITE ONLY */
 	return payload_len * 4;                 /* WRITE FIRST: 4 packets */
@@ -106,6 +108,10 @@ make_exthdrs(struct rxd_pkt *pkt, const struct rxd_opcode_info *op)
 	static const uint8_t imm[4] = { 0xde, 0xad, 0xbe, 0xef };
 	uint16_t h = op->hdrs;
 
+	if (h & RXD_HDR_FETH) {
+		pkt->feth_sel = RXD_FLUSH_SEL_RANGE;
+		pkt->feth_plt = RXD_FLUSH_PLT_GLOBAL;
+	}
 	if (h & RXD_HDR_RETH) {
 		pkt->reth_va = 0x7f0000001000ull;
 		pkt->reth_rkey = 0x1234;
@@ -155,12 +161,16 @@ rxd_test_payload_sizes(uint8_t opcode, uint32_t *sizes)
 {
 	static const uint32_t pmtu[] = { 256, 1024, 4096 };
 	static const uint32_t last[] = { 0, 1, 3, 4, 255, 256, 1024, 4096 };
-	uint16_t f = rxd_opcode_table[opcode].flags;
+	uint32_t f = rxd_opcode_table[opcode].flags;
 	const uint32_t *src = last;
 	unsigned int n = 8;
 
 	if (!(f & RXD_OPF_PAYLOAD)) {
 		sizes[0] = 0;
+		return 1;
+	}
+	if (f & RXD_OPF_ATOMIC_WRITE) {
+		sizes[0] = RXD_ATOMIC_WRITE_LEN;
 		return 1;
 	}
 	if (!(f & RXD_OPF_LAST)) {
@@ -174,10 +184,12 @@ rxd_test_payload_sizes(uint8_t opcode, uint32_t *sizes)
 uint32_t
 rxd_test_payload_typical(uint8_t opcode)
 {
-	uint16_t f = rxd_opcode_table[opcode].flags;
+	uint32_t f = rxd_opcode_table[opcode].flags;
 
 	if (!(f & RXD_OPF_PAYLOAD))
 		return 0;
+	if (f & RXD_OPF_ATOMIC_WRITE)
+		return RXD_ATOMIC_WRITE_LEN;
 	if (!(f & RXD_OPF_LAST))
 		return 1024;
 	return (f & RXD_OPF_FIRST) ? 61 : 333;
@@ -259,6 +271,8 @@ static const struct pkt_field pkt_fields[] = {
 	FIELD(ieth_rkey, GRP_ALWAYS, RXD_HDR_IETH, 0),
 	FIELD(deth_qkey, GRP_ALWAYS, RXD_HDR_DETH, 0),
 	FIELD(deth_sqpn, GRP_ALWAYS, RXD_HDR_DETH, 0),
+	FIELD(feth_sel, GRP_ALWAYS, RXD_HDR_FETH, 0),
+	FIELD(feth_plt, GRP_ALWAYS, RXD_HDR_FETH, 0),
 	FIELD(op, GRP_ALWAYS, 0, 0),
 	FIELD(payload_len, GRP_ALWAYS, 0, 0),
 	FIELD(icrc, GRP_ICRC, 0, 0),

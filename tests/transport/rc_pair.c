@@ -96,6 +96,31 @@ rc_pair_connect(struct rc_pair *p, const struct rc_opts *o)
 	rc_connect_qp(p->b.qp, p->a.qp->qp_num, 1, 1, o);
 }
 
+struct ibv_qp_ex *
+rc_pair_connect_ex(struct rc_pair *p, const struct rc_opts *o,
+		   uint64_t send_ops)
+{
+	struct ibv_qp_init_attr_ex a = {
+		.send_cq = p->a.cq, .recv_cq = p->a.cq, .qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = o->wr, .max_recv_wr = o->wr,
+			 .max_send_sge = 4, .max_recv_sge = 4 },
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = p->a.pd, .send_ops_flags = send_ops,
+	};
+	struct ibv_qp *qp = ibv_create_qp_ex(p->a.ctx, &a);
+
+	cr_assert_not_null(qp, "create_qp_ex: %s", strerror(errno));
+	ibv_destroy_qp(p->a.qp);
+	ibv_destroy_qp(p->b.qp);
+	p->a.qp = qp;
+	p->b.qp = rc_create_qp(&p->b, o);
+	rc_connect_qp(p->a.qp, p->b.qp->qp_num, 2, 1, o);
+	rc_connect_qp(p->b.qp, p->a.qp->qp_num, 1, 1, o);
+	cr_assert_not_null(ibv_qp_to_qp_ex(qp));
+	return ibv_qp_to_qp_ex(qp);
+}
+
 void
 rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 {

@@ -52,6 +52,15 @@ struct ibv_qp *rc_create_qp(struct rc_end *e, const struct rc_opts *o);
 void rc_connect_qp(struct ibv_qp *qp, uint32_t dqpn, uint8_t peer_octet,
 		   uint8_t sgid_index, const struct rc_opts *o);
 
+/**
+ * Replace the pair's QPs: a's with one made by ibv_create_qp_ex for the
+ * ibv_wr_* API with send_ops (IBV_QP_EX_WITH_*), b's with a plain one;
+ * connect them.  @return a's extended QP.
+ */
+struct ibv_qp_ex *rc_pair_connect_ex(struct rc_pair *p,
+				     const struct rc_opts *o,
+				     uint64_t send_ops);
+
 /** Stop rxd and EAL. */
 void rc_pair_stop(struct rc_pair *p);
 

@@ -3,7 +3,8 @@
  * RC under the fault injector: a long randomized run of SEND, WRITE, READ
  * and FETCH_ADD with 5% drop, 1% duplication, 1% reordering and 0.1%
  * corruption in every direction, checked byte for byte, with exactly one
- * completion per work request; then retry and RNR exhaustion.
+ * completion per work request; ATOMIC WRITE and FLUSH executed once each
+ * under the same faults; then retry and RNR exhaustion.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "rc_pair.h"
 #include "rxd/rxd.h"
+#include "rxd/rxd_flush.h"
 #include "rxd_wire.h"
 
 #define SLOT 8192
@@ -26,7 +28,7 @@
 static struct rc_opts opts = {
 	.eal_lcores = "0-1", .buf_len = BUF, .wr = 64,
 	.access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-		IBV_ACCESS_REMOTE_ATOMIC,
+		IBV_ACCESS_REMOTE_ATOMIC | RXD_ACCESS_FLUSH_GLOBAL,
 	.timeout = 10, .retry_cnt = 7,   /* 4.2 ms: a loaded 2-core box */ .rnr_retry = 7, .min_rnr_timer = 1,
 	.mtu = IBV_MTU_1024,
 };
@@ -334,6 +336,133 @@ corrupt_transfers(enum ibv_wr_opcode opcode)
 	cr_log_info("%u x 64 KiB: %lu data frames corrupted, %lu refused by "
 		    "ICRC", i, (unsigned long)corrupted,
 		    (unsigned long)c[at].wire_err[RXD_WIRE_ICRC]);
+}
+
+/* One group of the placement run: its target, value and addend. */
+struct placement {
+	uint64_t value, add;
+};
+
+#define GROUPS (WINDOW / 4)
+
+static void
+post_legacy(struct ibv_send_wr *w)
+{
+	struct ibv_send_wr *bad;
+
+	cr_assert_eq(ibv_post_send(p.a.qp, w, &bad), 0);
+}
+
+/*
+ * Group g of a window, on target T (8 bytes of b): ATOMIC WRITE of value,
+ * FETCH_ADD of add (returns value if the ATOMIC WRITE was executed once
+ * and before it), FLUSH of T, READ of T (value + add: a replayed ATOMIC
+ * WRITE executed again after the FETCH_ADD would show here).
+ */
+static void
+post_group(struct ibv_qp_ex *x, struct ibv_mr *mr, uint64_t id, unsigned int g,
+	   const struct placement *pl)
+{
+	uint64_t target = (uintptr_t)p.b.buf + COUNTER_OFF + g * 64;
+	uint8_t *res = p.a.buf + g * SLOT;
+	struct ibv_sge sge = { (uintptr_t)res, 8, p.a.mr->lkey };
+	struct ibv_send_wr w = { .wr_id = id, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IBV_SEND_SIGNALED, .opcode = IBV_WR_ATOMIC_WRITE };
+
+	memcpy(res, &pl->value, 8);
+	w.wr.rdma.remote_addr = target;
+	w.wr.rdma.rkey = mr->rkey;
+	post_legacy(&w);
+	sge.addr += 8;
+	w.wr_id = id + 1;
+	w.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	w.wr.atomic.remote_addr = target;
+	w.wr.atomic.rkey = p.b.mr->rkey;
+	w.wr.atomic.compare_add = pl->add;
+	post_legacy(&w);
+	ibv_wr_start(x);
+	x->wr_id = id + 2;
+	x->wr_flags = IBV_SEND_SIGNALED;
+	rxd_wr_flush(x, mr->rkey, target, 8, RXD_FLUSH_GLOBAL,
+		     RXD_FLUSH_RANGE);
+	cr_assert_eq(ibv_wr_complete(x), 0);
+	sge.addr += 8;
+	w.wr_id = id + 3;
+	w.opcode = IBV_WR_RDMA_READ;
+	w.wr.rdma.remote_addr = target;
+	w.wr.rdma.rkey = p.b.mr->rkey;
+	post_legacy(&w);
+}
+
+static const unsigned int group_opcode[4] = { IBV_WC_ATOMIC_WRITE,
+	IBV_WC_FETCH_ADD, RXD_WC_FLUSH, IBV_WC_RDMA_READ };
+
+static void
+placement_window(struct ibv_qp_ex *x, struct ibv_mr *mr, uint64_t *seed,
+		 uint64_t base)
+{
+	struct placement pl[GROUPS];
+	struct ibv_wc wc[WINDOW];
+	unsigned int g;
+	int n, k;
+
+	for (g = 0; g < GROUPS; g++) {
+		pl[g].value = (uint64_t)rnd(seed, 1u << 30) << 20 | base;
+		pl[g].add = rnd(seed, 1000) + 1;
+		post_group(x, mr, base + 4 * g, g, &pl[g]);
+	}
+	n = rc_poll(p.a.cq, wc, WINDOW, 60000);
+	cr_assert_eq(n, WINDOW, "%d of %d completions at %lu; %s", n, WINDOW,
+		     (unsigned long)base, qp_state_text());
+	for (k = 0; k < n; k++) {
+		cr_assert_eq(wc[k].status, IBV_WC_SUCCESS, "wr %lu: %s%s",
+			     (unsigned long)wc[k].wr_id,
+			     ibv_wc_status_str(wc[k].status),
+			     first_error(wc, n));
+		cr_assert_eq(wc[k].wr_id, base + (unsigned int)k,
+			     "one completion per WR, in order");
+		cr_assert_eq(wc[k].opcode, group_opcode[k % 4]);
+	}
+	cr_assert_eq(ibv_poll_cq(p.a.cq, WINDOW, wc), 0, "no extra ones");
+	for (g = 0; g < GROUPS; g++) {
+		const uint64_t *res = (const uint64_t *)(p.a.buf + g * SLOT);
+
+		cr_assert_eq(res[1], pl[g].value, "ATOMIC WRITE before "
+			     "FETCH_ADD, once (%lu)", (unsigned long)base);
+		cr_assert_eq(res[2], pl[g].value + pl[g].add,
+			     "no ATOMIC WRITE executed again (%lu)",
+			     (unsigned long)base);
+	}
+}
+
+/*
+ * ATOMIC WRITE and FLUSH under the soak's faults: each executed once, the
+ * bytes exact, one completion each (RXD_SOAK_WRS / 10 work requests).
+ */
+Test(rc_faults, atomic_write_and_flush_once_under_faults)
+{
+	struct ibv_qp_ex *x = rc_pair_connect_ex(&p, &opts,
+						 RXD_QP_EX_WITH_FLUSH);
+	struct ibv_mr *mr = ibv_reg_mr(p.b.pd, p.b.buf, BUF,
+				       IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_WRITE |
+				       RXD_ACCESS_FLUSH_GLOBAL);
+	uint64_t seed = 777, i, n = soak_wrs() / 10;
+	struct rxd_qp_stats qa, qb;
+
+	cr_assert_not_null(mr);
+	faults(0.05, 0.01, 0.01, 0.001, false);
+	for (i = 0; i < n; i += WINDOW)
+		placement_window(x, mr, &seed, i);
+	cr_assert_eq(rxd_qp_stats(0, p.a.qp->qp_num, &qa), 0);
+	cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &qb), 0);
+	cr_assert_gt(qb.duplicates, 0, "duplicates reached the responder");
+	cr_assert_gt(qa.retransmits, 0);
+	cr_log_info("placement: %lu WRs, requester retransmits %lu timeouts "
+		    "%lu; responder duplicates %lu", (unsigned long)n,
+		    (unsigned long)qa.retransmits, (unsigned long)qa.timeouts,
+		    (unsigned long)qb.duplicates);
+	ibv_dereg_mr(mr);
 }
 
 Test(rc_faults, corrupt_write_payloads_written_again)

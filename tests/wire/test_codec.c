@@ -18,13 +18,13 @@
 
 /*
  * The opcodes rxd implements, written out independently of the table:
- * RC 0x00-0x14, SEND with invalidate 0x16/0x17, UC 0x20-0x2b, UD
- * 0x64/0x65, CNP 0x81.
+ * RC 0x00-0x14, SEND with invalidate 0x16/0x17, FLUSH 0x1c and ATOMIC
+ * WRITE 0x1d (IBTA 1.5), UC 0x20-0x2b, UD 0x64/0x65, CNP 0x81.
  */
 static uint8_t valid_ops[] = {
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a,
 	0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16,
-	0x17, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29,
+	0x17, 0x1c, 0x1d, 0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28, 0x29,
 	0x2a, 0x2b, 0x64, 0x65, 0x81,
 };
 
@@ -328,6 +328,12 @@ set_reth_len_huge(struct rxd_pkt *pkt)
 }
 
 static void
+set_reth_len_16(struct rxd_pkt *pkt)
+{
+	pkt->reth_len = 16;
+}
+
+static void
 set_nothing(struct rxd_pkt *pkt)
 {
 	(void)pkt;
@@ -359,6 +365,14 @@ static const struct bad_build bad_builds[] = {
 	{ "READ REQUEST with payload", RXD_OP_RC_READ_REQ, 4, set_nothing,
 	  RXD_WIRE_LENGTH },
 	{ "CNP with payload", RXD_OP_CNP, 4, set_nothing, RXD_WIRE_LENGTH },
+	{ "ATOMIC WRITE of 4 bytes", RXD_OP_RC_ATOMIC_WRITE, 4,
+	  set_reth_len_payload, RXD_WIRE_LENGTH },
+	{ "ATOMIC WRITE of 16 bytes", RXD_OP_RC_ATOMIC_WRITE, 16,
+	  set_reth_len_payload, RXD_WIRE_LENGTH },
+	{ "ATOMIC WRITE DMA length 16", RXD_OP_RC_ATOMIC_WRITE, 8,
+	  set_reth_len_16, RXD_WIRE_LENGTH },
+	{ "FLUSH with payload", RXD_OP_RC_FLUSH, 4, set_nothing,
+	  RXD_WIRE_LENGTH },
 };
 
 Test(codec, parser_refuses_built_faults)
@@ -986,7 +1000,7 @@ static const struct {
 } hdr_lens[] = {
 	{ RXD_HDR_RETH, 16 }, { RXD_HDR_AETH, 4 }, { RXD_HDR_ATMETH, 28 },
 	{ RXD_HDR_ATMACK, 8 }, { RXD_HDR_IMMDT, 4 }, { RXD_HDR_IETH, 4 },
-	{ RXD_HDR_DETH, 8 }, { RXD_HDR_CNP, 16 },
+	{ RXD_HDR_DETH, 8 }, { RXD_HDR_CNP, 16 }, { RXD_HDR_FETH, 4 },
 };
 
 Test(opcode_table, hdr_len_is_sum_of_headers)
@@ -1085,22 +1099,27 @@ Test(opcode_table, ack_requests)
 				     op->name);
 		}
 	}
-	/* SEND x6, WRITE x6, READ REQUEST, 2 atomics, SEND with inv x2 */
-	cr_assert_eq(rc_req, 17);
+	/* SEND x6, WRITE x6, READ REQUEST, 2 atomics, SEND with inv x2,
+	 * FLUSH, ATOMIC WRITE */
+	cr_assert_eq(rc_req, 19);
 }
 
 /* Which extension headers each kind of opcode must carry. */
 static uint16_t
 hdrs_from_flags(const struct rxd_opcode_info *op)
 {
-	uint16_t f = op->flags, h = 0;
+	uint32_t f = op->flags;
+	uint16_t h = 0;
 	bool first = f & RXD_OPF_FIRST, middle = f & RXD_OPF_MIDDLE;
 
 	if (op->service == RXD_SVC_UD)
 		h |= RXD_HDR_DETH;
 	if ((f & RXD_OPF_WRITE && first) ||
-	    (f & RXD_OPF_READ && f & RXD_OPF_REQ))
+	    (f & RXD_OPF_READ && f & RXD_OPF_REQ) ||
+	    (f & (RXD_OPF_ATOMIC_WRITE | RXD_OPF_FLUSH)))
 		h |= RXD_HDR_RETH;
+	if (f & RXD_OPF_FLUSH)
+		h |= RXD_HDR_FETH;
 	if (f & RXD_OPF_ATOMIC && f & RXD_OPF_REQ)
 		h |= RXD_HDR_ATMETH;
 	if (f & RXD_OPF_ACK || (f & RXD_OPF_RESP && !middle))
@@ -1128,9 +1147,11 @@ Test(opcode_table, headers_follow_flags)
 
 		cr_expect_eq(op->hdrs, hdrs_from_flags(op), "%s: hdrs %#x",
 			     op->name, op->hdrs);
-		/* SEND, WRITE and READ RESPONSE carry data; nothing else. */
-		kind |= (op->flags & RXD_OPF_READ) &&
-			(op->flags & RXD_OPF_RESP);
+		/* SEND, WRITE, READ RESPONSE and ATOMIC WRITE carry data;
+		 * nothing else. */
+		kind |= ((op->flags & RXD_OPF_READ) &&
+			 (op->flags & RXD_OPF_RESP)) ||
+			(op->flags & RXD_OPF_ATOMIC_WRITE);
 		cr_expect_eq(payload, kind, "%s: PAYLOAD", op->name);
 	}
 }
