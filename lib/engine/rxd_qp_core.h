@@ -33,6 +33,7 @@ int rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg);
 struct rxd_qp_core {
 	uint32_t qpn;
 	enum ibv_qp_type type;
+	const struct ibv_pd *pd;    /**< its MRs are the ones it may use */
 	unsigned int port;          /**< rxd port index */
 	struct rte_ring *sq;        /**< of struct rxd_send_wqe */
 	struct rte_ring *rq;        /**< of struct rxd_recv_wqe; NULL with SRQ */

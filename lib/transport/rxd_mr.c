@@ -42,6 +42,14 @@ rxd_mr_find(uint32_t key)
 	return NULL;
 }
 
+struct rxd_mr *
+rxd_mr_find_in(uint32_t key, const struct ibv_pd *pd)
+{
+	struct rxd_mr *mr = rxd_mr_find(key);
+
+	return mr != NULL && mr->ibmr.pd == pd ? mr : NULL;
+}
+
 int
 rxd_mr_publish(struct rxd_mr *mr)
 {

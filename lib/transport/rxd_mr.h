@@ -37,6 +37,12 @@ void rxd_mr_unpublish(struct rxd_mr *mr);
 struct rxd_mr *rxd_mr_find(uint32_t key);
 
 /**
+ * The MR with this key if it belongs to protection domain @p pd (a QP
+ * uses only the memory of its own PD, IBTA 10.6); NULL otherwise.
+ */
+struct rxd_mr *rxd_mr_find_in(uint32_t key, const struct ibv_pd *pd);
+
+/**
  * True if [iova, iova + len) lies in the MR and the MR grants every right
  * in need (IBV_ACCESS_* bits); local access needs no remote right.
  */

@@ -32,9 +32,10 @@ to_send(const struct rxd_swqe *s)
 	return rxd_swqe_wants_response(s) ? 1 : s->npkts;
 }
 
-/* Local SGEs must name registered memory with the right to be used. */
+/* Local SGEs must name memory registered in the QP's PD with the right
+ * to be used. */
 static bool
-local_ok(const struct rxd_swqe *s)
+local_ok(const struct rxd_rc *rc, const struct rxd_swqe *s)
 {
 	const struct rxd_send_wqe *w = &s->w;
 	unsigned int need = rxd_swqe_wants_response(s) &&
@@ -42,7 +43,8 @@ local_ok(const struct rxd_swqe *s)
 	uint8_t i;
 
 	for (i = 0; i < w->num_sge; i++) {
-		const struct rxd_mr *mr = rxd_mr_find(w->sge[i].lkey);
+		const struct rxd_mr *mr = rxd_mr_find_in(w->sge[i].lkey,
+							 rc->qp->pd);
 
 		if (w->sge[i].length == 0)
 			continue;
@@ -76,7 +78,7 @@ fetch(struct rxd_rc *rc)
 	s->sent = 0;
 	s->rcvd = 0;
 	s->done = false;
-	if (!local_ok(s)) {
+	if (!local_ok(rc, s)) {
 		rxd_comp_error_at(rc, rc->tail - 1, IBV_WC_LOC_PROT_ERR);
 		return false;
 	}

@@ -99,17 +99,18 @@ do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	return RESP_OK;
 }
 
-/* rkey, range and right of a remote access; zero length needs none. */
+/* rkey (of the QP's PD), range and right of a remote access; zero length
+ * needs none. */
 static struct rxd_mr *
-remote_mr(uint32_t rkey, uint64_t va, uint64_t len, unsigned int right,
-	  enum resp_err *err)
+remote_mr(const struct rxd_rc *rc, uint32_t rkey, uint64_t va, uint64_t len,
+	  unsigned int right, enum resp_err *err)
 {
 	struct rxd_mr *mr;
 
 	*err = RESP_OK;
 	if (len == 0)
 		return NULL;
-	mr = rxd_mr_find(rkey);
+	mr = rxd_mr_find_in(rkey, rc->qp->pd);
 	if (mr == NULL || !rxd_mr_allows(mr, va, len, right))
 		*err = RESP_ACCESS;
 	return mr;
@@ -132,7 +133,7 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE))
 		return RESP_INV_REQ;
 	if (p->op->flags & RXD_OPF_FIRST) {
-		rc->wmr = remote_mr(p->reth_rkey, p->reth_va, p->reth_len,
+		rc->wmr = remote_mr(rc, p->reth_rkey, p->reth_va, p->reth_len,
 				    IBV_ACCESS_REMOTE_WRITE, &err);
 		if (err != RESP_OK)
 			return err;
@@ -170,7 +171,7 @@ do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 
 	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_READ))
 		return RESP_INV_REQ;
-	remote_mr(p->reth_rkey, p->reth_va, p->reth_len,
+	remote_mr(rc, p->reth_rkey, p->reth_va, p->reth_len,
 		  IBV_ACCESS_REMOTE_READ, &err);
 	if (err != RESP_OK)
 		return err;
@@ -197,7 +198,7 @@ do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
 	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
 	    (p->atm_va & 7))
 		return RESP_INV_REQ;
-	mr = remote_mr(p->atm_rkey, p->atm_va, 8, IBV_ACCESS_REMOTE_ATOMIC,
+	mr = remote_mr(rc, p->atm_rkey, p->atm_va, 8, IBV_ACCESS_REMOTE_ATOMIC,
 		       &err);
 	if (err != RESP_OK)
 		return err;
@@ -253,7 +254,7 @@ do_atomic_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) ||
 	    p->reth_len != RXD_ATOMIC_WRITE_LEN)
 		return RESP_INV_REQ;
-	mr = remote_mr(p->reth_rkey, p->reth_va, RXD_ATOMIC_WRITE_LEN,
+	mr = remote_mr(rc, p->reth_rkey, p->reth_va, RXD_ATOMIC_WRITE_LEN,
 		       IBV_ACCESS_REMOTE_WRITE, &err);
 	if (err != RESP_OK)
 		return err;
@@ -295,7 +296,7 @@ do_flush(struct rxd_rc *rc, const struct rxd_pkt *p)
 	    p->feth_sel > RXD_FLUSH_SEL_MR ||
 	    (rc->qp->attr.qp_access_flags & rights) != rights)
 		return RESP_INV_REQ;
-	mr = rxd_mr_find(p->reth_rkey);
+	mr = rxd_mr_find_in(p->reth_rkey, rc->qp->pd);
 	if (mr == NULL || (mr->access & rights) != rights ||
 	    (p->feth_sel == RXD_FLUSH_SEL_RANGE &&
 	     !rxd_mr_allows(mr, p->reth_va, p->reth_len, rights)))

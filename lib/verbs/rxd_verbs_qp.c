@@ -121,6 +121,7 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 	int rc;
 
 	core->type = a->qp_type;
+	core->pd = a->pd;
 	core->port = qp->ctx->dev->port;
 	core->scq = &rxd_cq(a->send_cq)->core;
 	core->rcq = &rxd_cq(a->recv_cq)->core;

@@ -200,6 +200,29 @@ Test(rc, wrong_rkey_is_remote_access_error)
 	cr_assert_eq(p.b.buf[4095], 0x5a);
 }
 
+/* An rkey is good only for QPs of its MR's protection domain (IBTA 10.6):
+ * the same bytes, registered in another PD of the responder's context,
+ * are refused. */
+Test(rc, rkey_of_another_pd_is_remote_access_error)
+{
+	struct ibv_pd *pd2 = ibv_alloc_pd(p.b.ctx);
+	struct ibv_mr *mr2;
+
+	cr_assert_not_null(pd2);
+	mr2 = ibv_reg_mr(pd2, p.b.buf, 4096, IBV_ACCESS_LOCAL_WRITE |
+			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	cr_assert_not_null(mr2);
+	memset(p.b.buf, 0x5a, 4096);
+	pattern(p.a.buf, 4096, 3);
+	cr_assert_eq(rc_post(&p.a, IBV_WR_RDMA_WRITE, 1, 0, 4096,
+			     (uintptr_t)p.b.buf, mr2->rkey, 0), 0);
+	expect_one(p.a.cq, IBV_WC_REM_ACCESS_ERR, 0, 0);
+	cr_assert_eq(p.b.buf[0], 0x5a, "target untouched");
+	cr_assert_eq(p.b.buf[4095], 0x5a);
+	ibv_dereg_mr(mr2);
+	ibv_dealloc_pd(pd2);
+}
+
 Test(rc, one_byte_past_the_mr)
 {
 	memset(p.b.buf + BUF - 8, 0x5a, 8);
