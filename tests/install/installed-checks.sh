@@ -59,6 +59,21 @@ done
 [ $unresolved = 0 ] && echo "PASS: ldd resolves the installed programs and libraries"
 fail=$unresolved
 
+# The ABI: librxd.so.0 exports as rxd_* exactly the functions the installed
+# headers declare (comments left out), all in version node RXD_0.1.
+wanted=$(sed -e 's|/\*.*\*/||' -e '/^[[:space:]]*\*/d' -e '/^\/\*/d' \
+	"$prefix"/include/rxd/*.h | grep -oE '\brxd_[a-z0-9_]+ *\(' |
+	tr -d ' (' | sort -u | sed 's/$/@@RXD_0.1/')
+exported=$(readelf --dyn-syms -W "$libdir/librxd.so.0" |
+	awk '$7 != "UND" && $8 ~ /^rxd_/ { print $8 }' | sort -u)
+if [ "$exported" = "$wanted" ]; then
+	echo "PASS: librxd.so.0 exports exactly the $(echo "$wanted" | wc -l) rxd_* functions of the installed headers (RXD_0.1)"
+else
+	echo "FAIL: librxd.so.0's rxd_* symbols differ from the installed headers' functions:"
+	diff <(echo "$wanted") <(echo "$exported") | sed 's/^/    /' | head -20
+	fail=1
+fi
+
 # (a) the examples, built from the installed headers, library and .pc
 pc=$(pkg-config --cflags --libs librxd) || { echo "FAIL: pkg-config librxd"; exit 1; }
 read -ra flags <<<"$pc"
