@@ -4,9 +4,10 @@
 # reachable (no source or build tree): (a) the user guide's hello and pair
 # examples compile with `pkg-config --cflags --libs librxd` alone, in C11
 # and C++, -Wall -Wextra -Werror, and run; (b) Debian's ibv_devinfo and an
-# ibv_rc_pingpong -c pair over memif run through the installed rxd-run;
-# plus rxd-run's errors.  Used by install.sh (meson install) and deb.sh
-# (the Debian packages).
+# ibv_rc_pingpong -c pair over memif run through the installed rxd-run
+# (also with an installed sample --config); plus the installed rxd-demo,
+# the ABI of librxd.so.0 against the headers and rxd-run's errors.  Used
+# by install.sh (meson install) and deb.sh (the Debian packages).
 # Usage: installed-checks.sh EXAMPLES_DIR PREFIX LIBDIR (hello.c and
 # pair.c in EXAMPLES_DIR; the results are written there too).  Prints
 # PASS/FAIL lines; exit 0 or 1.
@@ -101,6 +102,10 @@ rxd-run --eal "$(memif server)" --ip 10.0.0.1/24 --ip fd00::1/64 \
 	--link-wait 0 -- ibv_devinfo -v >"$dir/devinfo" 2>&1
 expect "rxd-run ibv_devinfo shows rxd0" "hca_id:.rxd0" "$dir/devinfo"
 expect "rxd-run passes --ip" "GID\[  1\]:.*::ffff:10.0.0.1, RoCE v2" "$dir/devinfo"
+rxd-run --config "$prefix/share/rxd/config/memif-server.ini" \
+	--eal "$(memif server)" --link-wait 0 -- ibv_devinfo -v >"$dir/devinfo-conf" 2>&1
+expect "rxd-run --config with the installed memif-server.ini" \
+	"GID\[  1\]:.*::ffff:10.0.0.1, RoCE v2" "$dir/devinfo-conf"
 rm -f "$sock"
 tcp=$((20000 + $$ % 20000))
 timeout 60 rxd-run --eal "$(memif server)" --ip 10.0.0.1/24 \
@@ -113,6 +118,10 @@ timeout 60 rxd-run --eal "$(memif client)" --ip 10.0.0.2/24 \
 wait $server
 expect "ibv_rc_pingpong -c server through rxd-run" "^100 iters in" "$dir/pp.a"
 expect "ibv_rc_pingpong -c client through rxd-run" "^100 iters in" "$dir/pp.b"
+
+# the installed demo finds the installed programs beside it
+(cd "$dir" && timeout 180 rxd-demo) >"$dir/demo" 2>&1
+expect "rxd-demo runs the installed programs" "^demo: OK$" "$dir/demo"
 
 # rxd-run's errors
 rxd-run --config "$dir/none.ini" -- ibv_devinfo >"$dir/e1" 2>&1
