@@ -32,7 +32,7 @@ fail=0
 
 # A copy of the sources without build directories (those hold build.ninja).
 mkdir "$scratch/src" "$scratch/examples"
-tar -C "$src" --exclude=.git --exclude-tag-all=build.ninja -cf - . |
+tar -C "$src" --exclude=.git --exclude=./build-deb --exclude-tag-all=build.ninja -cf - . |
 	tar -C "$scratch/src" -xf - || exit 1
 "$here/user-guide-examples.sh" "$src/doc/user-guide.md" "$scratch/examples" ||
 	exit 1
