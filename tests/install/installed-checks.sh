@@ -12,6 +12,7 @@
 # pair.c in EXAMPLES_DIR; the results are written there too).  Prints
 # PASS/FAIL lines; exit 0 or 1.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 dir=$1
 prefix=$2
 libdir=$3
@@ -112,8 +113,10 @@ timeout 60 rxd-run --eal "$(memif server)" --ip 10.0.0.1/24 \
 	--link-wait 30000 -- ibv_rc_pingpong -d rxd0 -g 1 -n 100 -c -p $tcp >"$dir/pp.a" 2>&1 &
 server=$!
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-timeout 60 rxd-run --eal "$(memif client)" --ip 10.0.0.2/24 \
-	--link-wait 30000 -- ibv_rc_pingpong -d rxd0 -g 1 -n 100 -c -p $tcp 127.0.0.1 \
+# The server listens only once its link is up, which is when the client's
+# comes up too: the client is started again while it finds no server.
+timeout 60 "$here/../lib/retry-connect.sh" rxd-run --eal "$(memif client)" \
+	--ip 10.0.0.2/24 --link-wait 30000 -- ibv_rc_pingpong -d rxd0 -g 1 -n 100 -c -p $tcp 127.0.0.1 \
 	>"$dir/pp.b" 2>&1
 wait $server
 expect "ibv_rc_pingpong -c server through rxd-run" "^100 iters in" "$dir/pp.a"
