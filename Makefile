@@ -3,6 +3,8 @@
 #   make demo   install what is missing, build, run the main demo
 #   make test   install what is missing, build, run the whole test suite
 #   make bench  the benchmarks of doc/performance.md (about 4 minutes)
+#   make deb    Debian packages rxd, librxd0, librxd-dev in build-deb/
+#               (debhelper; lintian must report no error)
 #   make fuzz   libFuzzer on the frame parser, the CM MAD codec and the
 #               configuration, FUZZ_SECONDS each (default 60; build-fuzz/)
 # SANITIZE=address,undefined builds into build-asan and runs the suite there.
@@ -17,7 +19,7 @@ BUILD := build-asan
 MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false
 endif
 
-.PHONY: all deps build test demo bench fuzz clean
+.PHONY: all deps build test demo bench fuzz deb clean
 
 all: build
 
@@ -39,8 +41,11 @@ demo: build
 bench: build
 	./tests/bench/run-bench.sh $(BUILD)
 
+deb: deps
+	./scripts/make-deb.sh build-deb
+
 fuzz: deps
 	./tests/fuzz/run-fuzz.sh $(FUZZ_SECONDS)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-deb

@@ -16,6 +16,7 @@
 #include "rxd_capture.h"
 #include "rxd_config.h"
 #include "rxd_fault.h"
+#include "rxd/rxd_ring_pair.h"
 
 #define RXD_PORT_MAX_QUEUES 8
 
@@ -104,9 +105,5 @@ void rxd_port_offload_str(uint32_t offloads, char *buf, size_t len);
 
 /** DPDK port ids of the available ports, at most max. @return count. */
 unsigned int rxd_port_list(uint16_t *ids, unsigned int max);
-
-/** Build two connected net_ring ports (A's tx is B's rx and back). */
-int rxd_port_ring_pair(const char *name_a, const char *name_b, int socket,
-		       uint16_t *port_a, uint16_t *port_b);
 
 #endif /* RXD_PORT_H */

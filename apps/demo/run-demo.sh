@@ -9,13 +9,20 @@
 #   4. rxd-perf: SEND latency at 8 B, with the stack's counters;
 #   5. host A's capture of that run, decoded by tshark (and checked by
 #      ../shared/tools/roce-check when it is there).
-# Usage: run-demo.sh BUILD_DIR
+# Usage: run-demo.sh BUILD_DIR (source tree), or rxd-demo (installed: the
+# programs are found beside it).
 set -u
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
-net=$build/apps/rxd-net
-example=$build/apps/rc-example/rxd-rc-example
-perf=$build/apps/rxd-perf/rxd-perf
+if [ $# = 0 ] && [ -x "$here/rxd-net" ]; then
+	net=$here/rxd-net
+	example=$here/rxd-rc-example
+	perf=$here/rxd-perf
+else
+	net=$build/apps/rxd-net
+	example=$build/apps/rc-example/rxd-rc-example
+	perf=$build/apps/rxd-perf/rxd-perf
+fi
 checker=${RXD_ROCE_CHECK:-$here/../../../shared/tools/roce-check/roce-check}
 dir=$(mktemp -d /tmp/rxd-demo.XXXXXX)
 sock=$dir/memif.sock
