@@ -62,10 +62,14 @@ done
 fail=$unresolved
 
 # The ABI: librxd.so.0 exports as rxd_* exactly the functions the installed
-# headers declare (comments left out), all in version node RXD_0.1.
+# headers declare (comments and static inline ones left out), all in
+# version node RXD_0.1.
+inline=$(grep -h -A1 '^static inline' "$prefix"/include/rxd/*.h |
+	grep -oE '^rxd_[a-z0-9_]+' | sort -u)
 wanted=$(sed -e 's|/\*.*\*/||' -e '/^[[:space:]]*\*/d' -e '/^\/\*/d' \
 	"$prefix"/include/rxd/*.h | grep -oE '\brxd_[a-z0-9_]+ *\(' |
-	tr -d ' (' | sort -u | sed 's/$/@@RXD_0.1/')
+	tr -d ' (' | sort -u | grep -vxF "${inline:-none}" |
+	sed 's/$/@@RXD_0.1/')
 exported=$(readelf --dyn-syms -W "$libdir/librxd.so.0" |
 	awk '$7 != "UND" && $8 ~ /^rxd_/ { print $8 }' | sort -u)
 if [ "$exported" = "$wanted" ]; then
