@@ -71,6 +71,11 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 	UINT(ENGINE, "idle_sleep_max_us", "100", 1, 1000000,
 		E(idle_sleep_max_us),
 		"longest single sleep of an idle engine, in microseconds"),
+	TYPED(ENGINE, "eal_args", STR, "", E(eal_args),
+		"the EAL command line of a program that starts rxd through "
+		"the compat libraries (unmodified verbs programs, rxd-run); "
+		"RXD_EAL_ARGS wins; ignored by programs that start EAL "
+		"themselves"),
 
 	UINT(LIMITS, "sq_depth", "1024", 1, 32768, E(sq_depth),
 		"largest send queue of a QP, in WRs (max_qp_wr)"),

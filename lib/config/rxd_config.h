@@ -93,6 +93,7 @@ struct rxd_conf {
 	enum rxd_idle_policy idle;	/**< idle back-off policy */
 	uint32_t idle_sleep_max_us;	/**< longest idle sleep */
 	uint32_t idle_spins;	/**< empty polls before backing off */
+	char eal_args[288];	/**< EAL command line for a lazy start */
 	uint32_t sq_depth;	/**< largest send queue (max_qp_wr) */
 	uint32_t rq_depth;	/**< largest receive queue of a QP */
 	uint32_t srq_depth;	/**< largest SRQ (max_srq_wr) */

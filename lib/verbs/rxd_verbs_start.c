@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Lazy start for unmodified verbs programs: the first ibv_get_device_list()
- * initialises EAL from RXD_EAL_ARGS (unless the program already did) and
- * starts rxd from RXD_CONFIG / RXD_ADDR / RXD_MTU / RXD_LOG.  The calling
+ * initialises EAL from RXD_EAL_ARGS, else from the eal_args key of the
+ * RXD_CONFIG file (unless the program already did), and starts rxd from
+ * RXD_CONFIG / RXD_ADDR / RXD_MTU / RXD_LOG.  The calling
  * thread becomes the EAL main lcore; engines run on the other lcores.
  */
 #include <errno.h>
@@ -38,31 +39,58 @@ split_args(char *s, char **argv, int max)
 	return argc;
 }
 
+/*
+ * The EAL command line into buf: RXD_EAL_ARGS, else [engine] eal_args of
+ * the RXD_CONFIG file (*from names which).  @return 0, or an errno after
+ * saying why.
+ */
 static int
-start_eal(void)
+eal_args(char *buf, size_t len, const char **from)
 {
-	static char args[4096];
-	char *argv[MAX_EAL_ARGS];
-	const char *env = getenv("RXD_EAL_ARGS");
-	int argc;
+	const char *env = getenv("RXD_EAL_ARGS"), *file = getenv("RXD_CONFIG");
+	static struct rxd_conf c;
+	char err[512];
 
+	if ((env == NULL || env[0] == '\0') && file != NULL && file[0] != '\0') {
+		rxd_conf_defaults(&c);
+		if (rxd_conf_load_file(&c, file, err, sizeof(err)) != 0) {
+			fprintf(stderr, "rxd: %s\n", err);
+			return EINVAL;
+		}
+		env = c.eal_args;
+		*from = "eal_args of RXD_CONFIG";
+	}
 	if (env == NULL || env[0] == '\0') {
-		fprintf(stderr, "rxd: DPDK is not initialised and RXD_EAL_ARGS "
-			"is not set; set it to the EAL command line, e.g. "
+		fprintf(stderr, "rxd: DPDK is not initialised and neither "
+			"RXD_EAL_ARGS nor eal_args in [engine] of RXD_CONFIG "
+			"is set; set one to the EAL command line, e.g. "
 			"RXD_EAL_ARGS=\"-l 0-1 --no-pci --no-huge -m 512 "
 			"--vdev=net_memif0,role=server,socket=/tmp/rxd.sock,"
 			"socket-abstract=no\"\n");
 		return ENODEV;
 	}
-	if (strlen(env) >= sizeof(args)) {
-		fprintf(stderr, "rxd: RXD_EAL_ARGS is too long\n");
+	if (strlen(env) >= len) {
+		fprintf(stderr, "rxd: %s is too long\n", *from);
 		return E2BIG;
 	}
-	strcpy(args, env);
+	strcpy(buf, env);
+	return 0;
+}
+
+static int
+start_eal(void)
+{
+	static char args[4096];
+	const char *from = "RXD_EAL_ARGS";
+	char *argv[MAX_EAL_ARGS];
+	int argc, rc = eal_args(args, sizeof(args), &from);
+
+	if (rc != 0)
+		return rc;
 	argc = split_args(args, argv, MAX_EAL_ARGS);
 	if (rte_eal_init(argc, argv) < 0) {
-		fprintf(stderr, "rxd: EAL initialisation from RXD_EAL_ARGS "
-			"failed: %s\n", rte_strerror(rte_errno));
+		fprintf(stderr, "rxd: EAL initialisation from %s failed: %s\n",
+			from, rte_strerror(rte_errno));
 		return rte_errno ? rte_errno : EINVAL;
 	}
 	return 0;

@@ -111,6 +111,12 @@ rxd-run --config "$prefix/share/rxd/config/memif-server.ini" \
 	--eal "$(memif server)" --link-wait 0 -- ibv_devinfo -v >"$dir/devinfo-conf" 2>&1
 expect "rxd-run --config with the installed memif-server.ini" \
 	"GID\[  1\]:.*::ffff:10.0.0.1, RoCE v2" "$dir/devinfo-conf"
+printf '[engine]\neal_args = %s\n[port0]\naddr = 10.0.0.1/24\n' \
+	"$(memif server)" >"$dir/host-a.ini"
+env -u RXD_EAL_ARGS rxd-run --config "$dir/host-a.ini" --link-wait 0 \
+	-- ibv_devinfo -v >"$dir/devinfo-eal" 2>&1
+expect "rxd-run --config alone: EAL arguments from eal_args" \
+	"GID\[  1\]:.*::ffff:10.0.0.1, RoCE v2" "$dir/devinfo-eal"
 rm -f "$sock"
 tcp=$((20000 + $$ % 20000))
 timeout 60 rxd-run --eal "$(memif server)" --ip 10.0.0.1/24 \

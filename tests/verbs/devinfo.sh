@@ -35,6 +35,17 @@ check "link layer Ethernet" "link_layer:.*Ethernet" "$dir/devinfo"
 check "memif without peer is down" "state:.*PORT_DOWN" "$dir/devinfo"
 check "timestamps offered" "completion timestamp_mask:.*0xffffffffffffffff" "$dir/devinfo"
 RXD_EAL_ARGS= ibv_devices >"$dir/noeal" 2>&1
-check "a clear error without RXD_EAL_ARGS" "RXD_EAL_ARGS is not set" "$dir/noeal"
+check "a clear error without RXD_EAL_ARGS" \
+	"neither RXD_EAL_ARGS nor eal_args in \\[engine\\] of RXD_CONFIG is set" \
+	"$dir/noeal"
+# the EAL command line from the configuration file alone
+printf '[engine]\neal_args = %s\n' "${RXD_EAL_ARGS/rxdinfo/rxdinfoc}" \
+	>"$dir/eal.ini"
+RXD_EAL_ARGS= RXD_CONFIG=$dir/eal.ini ibv_devinfo >"$dir/conf" 2>&1 || fail=1
+check "EAL arguments from eal_args in RXD_CONFIG" "hca_id:.rxd0" "$dir/conf"
+printf '[engine]\neal_args = -l 0 --bogus-eal-option\n' >"$dir/bad.ini"
+RXD_EAL_ARGS= RXD_CONFIG=$dir/bad.ini ibv_devices >"$dir/bad" 2>&1
+check "a clear error when eal_args is wrong" \
+	"EAL initialisation from eal_args of RXD_CONFIG failed" "$dir/bad"
 [ $fail = 0 ] || cat "$dir/devices" "$dir/devinfo"
 exit $fail
