@@ -134,10 +134,7 @@ build_template(struct rxd_rc *rc)
 	t->ttl = a->ah_attr.grh.hop_limit ? a->ah_attr.grh.hop_limit : 64;
 	t->flow_label = a->ah_attr.grh.flow_label;
 	t->ip_df = true;
-	/* UDP source port: ECMP entropy, drawn anew for each connection in
-	 * the dynamic range; the peer hears this QP only from it, so a
-	 * random one is harder to forge than one derived from the QPN */
-	t->udp_sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
+	t->udp_sport = rc->sport;
 	t->pkey = RXD_DEFAULT_PKEY;
 	t->dqpn = a->dest_qp_num;
 	rc->peer.gen = 0;        /* a new peer: nothing noted about it yet */
@@ -179,6 +176,12 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		reset(rc);
 		break;
 	case IBV_QPS_RTR:
+		/* UDP source port: ECMP entropy, drawn once per connection in
+		 * the dynamic range (a modify within RTR keeps it: the peer
+		 * hears this QP only from it); random, it is harder to forge
+		 * than one derived from the QPN */
+		if (from != IBV_QPS_RTR)
+			rc->sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
 		build_template(rc);
 		rc->epsn = a->rq_psn;
 		rc->msn = 0;

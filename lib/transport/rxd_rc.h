@@ -49,6 +49,7 @@ struct rxd_rc {
 	struct rxd_rc *next_timer;
 	bool on_timer_list;
 	struct rxd_pkt tmpl;       /**< headers common to the QP's frames */
+	uint16_t sport;            /**< UDP source port of this connection */
 	struct rxd_net_hint peer;  /**< RC/UC: where the last frame went */
 	uint32_t mtu;
 	/* requester */
