@@ -205,11 +205,11 @@ rxd_verbs_device_attr(struct rxd_context *ctx, struct ibv_device_attr *a)
 	a->vendor_part_id = RXD_VENDOR_PART_ID;
 	a->max_qp = (int)conf->max_qp;
 	a->max_qp_wr = (int)conf->sq_depth;
-	/* memory windows as Soft-RoCE reports them: type 1, 2A and 2B */
+	/* memory windows as Soft-RoCE reports them: type 1 and 2B (a type 2
+	 * window is bound to a QP) */
 	a->device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN |
 		IBV_DEVICE_PORT_ACTIVE_EVENT | IBV_DEVICE_SYS_IMAGE_GUID |
-		IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2A |
-		IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+		IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B;
 	a->max_sge = RXD_MAX_SGE;
 	a->max_sge_rd = RXD_MAX_SGE;
 	a->max_cq = (int)conf->max_cq;

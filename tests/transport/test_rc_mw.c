@@ -235,3 +235,13 @@ Test(rc_mw, type1_bind_and_unbind)
 	assert_target(0x5a);
 	cr_assert_eq(ibv_dealloc_mw(mw), 0);
 }
+
+Test(rc_mw, device_reports_windows)
+{
+	struct ibv_device_attr a;
+	int want = IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+
+	cr_assert_eq(ibv_query_device(p.b.ctx, &a), 0);
+	cr_assert_eq((int)a.device_cap_flags & want, want);
+	cr_assert_gt(a.max_mw, 0);
+}
