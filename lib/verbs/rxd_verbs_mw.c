@@ -194,9 +194,11 @@ new_binding(const struct rxd_qp *qp, const struct rxd_mw *mw, uint32_t rkey,
 	return n;
 }
 
+/* Swap in a new binding; windows_lock orders binds of one window made
+ * through several QPs, and against ibv_dereg_mr's check. */
 static int
-bind(struct rxd_qp *qp, struct ibv_mw *ibmw, uint32_t rkey,
-     const struct ibv_mw_bind_info *b)
+bind_locked(struct rxd_qp *qp, struct ibv_mw *ibmw, uint32_t rkey,
+	    const struct ibv_mw_bind_info *b)
 {
 	struct rxd_mw *mw = rxd_mw(ibmw);
 	struct rxd_mr *n;
@@ -216,6 +218,18 @@ bind(struct rxd_qp *qp, struct ibv_mw *ibmw, uint32_t rkey,
 	mw->binding = n;
 	ibmw->rkey = rkey;
 	return 0;
+}
+
+static int
+bind(struct rxd_qp *qp, struct ibv_mw *ibmw, uint32_t rkey,
+     const struct ibv_mw_bind_info *b)
+{
+	int rc;
+
+	pthread_mutex_lock(&windows_lock);
+	rc = bind_locked(qp, ibmw, rkey, b);
+	pthread_mutex_unlock(&windows_lock);
+	return rc;
 }
 
 /* Local invalidation: of a type 2 window of the QP's PD, bound. */
