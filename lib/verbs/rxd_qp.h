@@ -75,6 +75,12 @@ int rxd_verbs_sq_post(struct rxd_qp *qp, const struct rxd_send_wqe *w);
 /** Install ibv_alloc_mw, ibv_dealloc_mw and ibv_bind_mw. */
 void rxd_verbs_mw_set_ops(struct ibv_context_ops *o);
 
+/**
+ * The QP is being destroyed: the type 2 windows bound through it are
+ * invalidated, so that a QP made later at the same address gains none.
+ */
+void rxd_verbs_mw_qp_gone(const struct rxd_qp_core *qp);
+
 /** A memory window is bound to mr (ibv_dereg_mr then fails EBUSY). */
 bool rxd_verbs_mr_has_windows(const struct ibv_mr *mr);
 

@@ -12,7 +12,8 @@
  * engine sees one or the other; an invalidation (local, or remote by SEND
  * with Invalidate on the engine) only clears the binding's valid flag.
  * Old bindings are freed after rxd_sync_engines(): at dealloc, or when
- * RETIRED_MAX of them have piled up.
+ * RETIRED_MAX of them have piled up.  Destroying a QP invalidates the type
+ * 2 windows bound through it.
  *
  * Checks follow the IBTA rules Soft-RoCE applies: the MR has
  * IBV_ACCESS_MW_BIND and lies in the window's PD, the window's range lies
@@ -130,6 +131,19 @@ rxd_verbs_mr_has_windows(const struct ibv_mr *mr)
 			__atomic_load_n(&mw->binding->valid, __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&windows_lock);
 	return bound;
+}
+
+void
+rxd_verbs_mw_qp_gone(const struct rxd_qp_core *qp)
+{
+	struct rxd_mw *mw;
+
+	pthread_mutex_lock(&windows_lock);
+	for (mw = windows; mw != NULL; mw = mw->next)
+		if (mw->binding->qp == qp)
+			__atomic_store_n(&mw->binding->valid, false,
+					 __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&windows_lock);
 }
 
 /* The MR and range a bind may use (a zero-length bind has none). */

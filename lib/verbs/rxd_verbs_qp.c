@@ -410,6 +410,7 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
 	       __atomic_load_n(&qp->events_delivered, __ATOMIC_ACQUIRE))
 		pthread_cond_wait(&ibqp->cond, &ibqp->mutex);
 	pthread_mutex_unlock(&ibqp->mutex);
+	rxd_verbs_mw_qp_gone(&qp->core);
 	rxd_qp_detach(&qp->core);
 	qpn_free(qp->core.port, qp->core.qpn);
 	free_core(qp);

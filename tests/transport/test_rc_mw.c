@@ -270,3 +270,30 @@ Test(rc_mw, type1_many_rebinds)
 	cr_assert_eq(ibv_dealloc_mw(mw), 0, "a bound window");
 	cr_assert_eq(ibv_dereg_mr(mr), 0);
 }
+
+/* Destroying b's QP unbinds its type 2 window: the new QP (often at the
+ * old one's address) gets no access through the old rkey, and the window
+ * is free to bind again. */
+Test(rc_mw, type2_dies_with_its_qp)
+{
+	struct ibv_mr *mr = bindable_mr(IBV_ACCESS_LOCAL_WRITE |
+					IBV_ACCESS_MW_BIND);
+	struct ibv_mw *mw = bound_type2(mr);
+	uint32_t old = mw->rkey, rkey;
+
+	write_through(old, 0x5a, IBV_WC_SUCCESS);
+	rc_pair_connect(&p, &opts);
+	write_through(old, 0x66, IBV_WC_REM_ACCESS_ERR);
+	assert_target(0x5a);
+
+	rc_pair_connect(&p, &opts);
+	rkey = ibv_inc_rkey(old);
+	cr_assert_eq(post_bind(mw, rkey, mr, (uintptr_t)p.b.buf + WIN_OFF,
+			       WIN_LEN, IBV_ACCESS_REMOTE_WRITE), 0,
+		     "the window is free again");
+	expect_one(p.b.cq, IBV_WC_SUCCESS, IBV_WC_BIND_MW);
+	write_through(rkey, 0x77, IBV_WC_SUCCESS);
+	assert_target(0x77);
+	cr_assert_eq(ibv_dealloc_mw(mw), 0);
+	cr_assert_eq(ibv_dereg_mr(mr), 0);
+}
