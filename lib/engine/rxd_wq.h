@@ -52,6 +52,10 @@ struct rxd_send_wqe {
 	union {
 		struct ibv_sge sge[RXD_MAX_SGE];
 		uint8_t inline_data[RXD_MAX_INLINE];
+		struct {            /**< BIND_MW: lib/verbs applies it at post */
+			struct ibv_mw *mw;
+			struct ibv_mw_bind_info info;
+		} bind;
 	};
 };
 

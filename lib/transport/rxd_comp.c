@@ -31,6 +31,8 @@ static const enum ibv_wc_opcode wc_opcode[] = {
 	[IBV_WR_ATOMIC_FETCH_AND_ADD] = IBV_WC_FETCH_ADD,
 	[RXD_WR_FLUSH] = RXD_WC_FLUSH,
 	[IBV_WR_ATOMIC_WRITE] = IBV_WC_ATOMIC_WRITE,
+	[IBV_WR_BIND_MW] = IBV_WC_BIND_MW,
+	[IBV_WR_LOCAL_INV] = IBV_WC_LOCAL_INV,
 };
 
 /* NAK codes to work completion statuses. */

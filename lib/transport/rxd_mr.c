@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The MR key table: lkey/rkey -> region, written by application threads
- * (ibv_reg_mr / ibv_dereg_mr in lib/verbs) under a lock, read by engines
- * without one (see rxd_mr.h).
+ * The MR key table: lkey/rkey -> region or window binding, written by
+ * application threads (ibv_reg_mr, ibv_dereg_mr, window binds in lib/verbs)
+ * under a lock, read by engines without one (see rxd_mr.h).  Slots are
+ * chosen by a key's index; the key byte must match too.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,11 +21,12 @@ static pthread_mutex_t mr_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t
 slot_of(uint32_t key)
 {
-	return (key * 2654435761u) & (MR_SLOTS - 1);
+	return (RXD_KEY_INDEX(key) * 2654435761u) & (MR_SLOTS - 1);
 }
 
-struct rxd_mr *
-rxd_mr_find(uint32_t key)
+/* The entry whose key has the index of key (any key byte), or NULL. */
+static struct rxd_mr *
+find_index(uint32_t key)
 {
 	struct rxd_mr *mr;
 	uint32_t i, s = slot_of(key);
@@ -36,10 +38,19 @@ rxd_mr_find(uint32_t key)
 				     __ATOMIC_ACQUIRE);
 		if (mr == NULL)
 			return NULL;
-		if (mr != MR_TOMBSTONE && mr->ibmr.lkey == key)
+		if (mr != MR_TOMBSTONE &&
+		    RXD_KEY_INDEX(mr->ibmr.lkey) == RXD_KEY_INDEX(key))
 			return mr;
 	}
 	return NULL;
+}
+
+struct rxd_mr *
+rxd_mr_find(uint32_t key)
+{
+	struct rxd_mr *mr = find_index(key);
+
+	return mr != NULL && mr->ibmr.lkey == key ? mr : NULL;
 }
 
 struct rxd_mr *
@@ -47,7 +58,52 @@ rxd_mr_find_in(uint32_t key, const struct ibv_pd *pd)
 {
 	struct rxd_mr *mr = rxd_mr_find(key);
 
-	return mr != NULL && mr->ibmr.pd == pd ? mr : NULL;
+	return mr != NULL && !mr->window && mr->ibmr.pd == pd ? mr : NULL;
+}
+
+struct rxd_mr *
+rxd_mr_find_remote(uint32_t key, const struct rxd_qp_core *qp,
+		   const struct ibv_pd *pd)
+{
+	struct rxd_mr *mr = rxd_mr_find(key);
+
+	if (mr == NULL || mr->ibmr.pd != pd)
+		return NULL;
+	if (!mr->window)
+		return mr;
+	if (!__atomic_load_n(&mr->valid, __ATOMIC_ACQUIRE) ||
+	    (mr->mw_type == IBV_MW_TYPE_2 && mr->qp != qp))
+		return NULL;
+	return mr;
+}
+
+bool
+rxd_mw_invalidate_remote(uint32_t key, const struct rxd_qp_core *qp,
+			 const struct ibv_pd *pd)
+{
+	struct rxd_mr *mr = rxd_mr_find_remote(key, qp, pd);
+
+	if (mr == NULL || !mr->window || mr->mw_type != IBV_MW_TYPE_2)
+		return false;
+	__atomic_store_n(&mr->valid, false, __ATOMIC_RELEASE);
+	return true;
+}
+
+void
+rxd_mr_replace(struct rxd_mr *prev, struct rxd_mr *next)
+{
+	uint32_t i, s = slot_of(prev->ibmr.lkey);
+
+	pthread_mutex_lock(&mr_lock);
+	for (i = 0; i < MR_SLOTS; i++) {
+		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];
+
+		if (*slot == prev) {
+			__atomic_store_n(slot, next, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mr_lock);
 }
 
 int
@@ -66,7 +122,7 @@ rxd_mr_publish(struct rxd_mr *mr)
 			rc = EAGAIN;
 			goto out;
 		}
-	} while (key == 0 || rxd_mr_find(key) != NULL);
+	} while (RXD_KEY_INDEX(key) == 0 || find_index(key) != NULL);
 	mr->ibmr.lkey = mr->ibmr.rkey = key;
 	s = slot_of(key);
 	for (i = 0; i < MR_SLOTS; i++) {

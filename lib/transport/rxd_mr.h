@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Memory regions and the key table the engines look keys up in.  Keys are
- * random 32-bit values (not guessable, unique); the table is written by
+ * Memory regions, memory-window bindings and the key table the engines
+ * look keys up in.  Keys are random 32-bit values (not guessable); their
+ * upper 24 bits (the index) are unique, their low 8 bits are the key byte a
+ * memory window's owner changes on each bind (ibv_inc_rkey).  The table is
+ * written by
  * application threads under a lock and read by engines without one:
  * entries are published with release stores and an MR is freed only after
  * rxd_sync_engines() has seen every engine pass.
@@ -14,12 +17,27 @@
 
 #include <infiniband/verbs.h>
 
-/** A registered memory region. */
+struct rxd_qp_core;
+
+/**
+ * A registered memory region, or one binding of a memory window (a view
+ * of part of an MR with its own rkey and rights).  A binding never changes
+ * once published, except @p valid, which an invalidation clears; a rebind
+ * publishes a new binding in its place.
+ */
 struct rxd_mr {
 	struct ibv_mr ibmr;        /**< lkey == rkey */
 	uint64_t iova;             /**< first address in the peer's view */
 	unsigned int access;       /**< enum ibv_access_flags */
+	bool window;               /**< a memory window's binding */
+	bool valid;                /**< window: bound, not invalidated */
+	uint8_t mw_type;           /**< window: IBV_MW_TYPE_1 or _2 */
+	const struct rxd_qp_core *qp; /**< type 2: the QP it is bound to */
+	const struct rxd_mr *parent;  /**< window: the MR it is bound to */
 };
+
+/** The index part of a key (unique in the table). */
+#define RXD_KEY_INDEX(key) ((key) >> 8)
 
 /**
  * Give mr a fresh random key (lkey == rkey) and publish it.
@@ -33,14 +51,36 @@ int rxd_mr_publish(struct rxd_mr *mr);
  */
 void rxd_mr_unpublish(struct rxd_mr *mr);
 
-/** The MR with this lkey/rkey, or NULL (engine side, lock-free). */
+/**
+ * Put @p next (a window binding carrying a key of the same index) in the
+ * place of @p prev.  Engines see one or the other, never a mix.
+ */
+void rxd_mr_replace(struct rxd_mr *prev, struct rxd_mr *next);
+
+/** The MR or window binding with this key, or NULL (lock-free). */
 struct rxd_mr *rxd_mr_find(uint32_t key);
 
 /**
- * The MR with this key if it belongs to protection domain @p pd (a QP
- * uses only the memory of its own PD, IBTA 10.6); NULL otherwise.
+ * The MR (never a window) with this key if it belongs to protection
+ * domain @p pd (a QP uses only the memory of its own PD, IBTA 10.6); NULL
+ * otherwise.  What local SGEs name.
  */
 struct rxd_mr *rxd_mr_find_in(uint32_t key, const struct ibv_pd *pd);
+
+/**
+ * What a remote access with rkey @p key through QP @p qp may use: an MR of
+ * the QP's PD, or a valid window binding of that PD (a type 2 window only
+ * through the QP it is bound to); NULL otherwise.
+ */
+struct rxd_mr *rxd_mr_find_remote(uint32_t key, const struct rxd_qp_core *qp,
+				  const struct ibv_pd *pd);
+
+/**
+ * SEND with Invalidate: invalidate the type 2 window with rkey @p key
+ * bound to @p qp.  @return false if no such valid window exists.
+ */
+bool rxd_mw_invalidate_remote(uint32_t key, const struct rxd_qp_core *qp,
+			      const struct ibv_pd *pd);
 
 /**
  * True if [iova, iova + len) lies in the MR and the MR grants every right

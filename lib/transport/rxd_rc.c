@@ -321,7 +321,8 @@ rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 		}
 		n = sge[i].length - off < len ? sge[i].length - off : len;
 		mr = rxd_mr_find(sge[i].lkey);
-		if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, n, need))
+		if (mr == NULL || mr->window ||
+		    !rxd_mr_allows(mr, sge[i].addr + off, n, need))
 			return false;
 		p = rxd_mr_addr(mr, sge[i].addr + off);
 		if (to_sge)
@@ -353,7 +354,8 @@ rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 	if (i == num_sge || sge[i].length - off < len)
 		return NULL;
 	mr = rxd_mr_find(sge[i].lkey);
-	if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, len, need))
+	if (mr == NULL || mr->window ||
+	    !rxd_mr_allows(mr, sge[i].addr + off, len, need))
 		return NULL;
 	return rxd_mr_addr(mr, sge[i].addr + off);
 }

@@ -114,6 +114,16 @@ rxd_swqe_is_placement(const struct rxd_swqe *s)
 		s->w.opcode == RXD_WR_FLUSH;
 }
 
+/**
+ * A memory-window bind or a local invalidation: done when posted (lib/verbs
+ * applies it), it takes no PSN and completes in send-queue order.
+ */
+static inline bool
+rxd_swqe_is_local(const struct rxd_swqe *s)
+{
+	return s->w.opcode == IBV_WR_BIND_MW || s->w.opcode == IBV_WR_LOCAL_INV;
+}
+
 /** READ, atomics, ATOMIC WRITE and FLUSH are answered, not just ACKed. */
 static inline bool
 rxd_swqe_wants_response(const struct rxd_swqe *s)

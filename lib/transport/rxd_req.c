@@ -3,7 +3,8 @@
  * Requester: takes send WQEs from the SQ ring into the send window, gives
  * them PSNs, segments them per path MTU and sends their packets; honours
  * fences, the max_rd_atomic limit and RNR back-off; rewinds (go-back-N)
- * when the completer asks.
+ * when the completer asks.  Window binds and local invalidations send
+ * nothing: they complete in their turn.
  */
 #include <string.h>
 
@@ -69,7 +70,8 @@ fetch(struct rxd_rc *rc)
 		return false;
 	rc->tail++;
 	len = s->w.length;
-	s->npkts = s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
+	s->npkts = rxd_swqe_is_local(s) ? 0 :
+		s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
 		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
 		rxd_swqe_is_placement(s) ? 1 :
 		len ? (len + rc->mtu - 1) / rc->mtu : 1;
@@ -275,6 +277,12 @@ request(struct rxd_rc *rc)
 		s = rxd_win(rc, rc->cur);
 		if (s->done) {          /* answered before a rewind */
 			rc->cur++;
+			continue;
+		}
+		if (rxd_swqe_is_local(s)) {   /* nothing to send */
+			s->done = true;
+			rc->cur++;
+			rxd_comp_retire(rc);
 			continue;
 		}
 		if (blocked(rc, s))

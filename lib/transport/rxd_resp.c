@@ -94,13 +94,19 @@ do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 		return RESP_LEN;
 	}
 	rc->rcv_off += p->payload_len;
+	/* SEND with Invalidate: a type 2 window of this QP named by the
+	 * IETH is unbound before the receive completes; another rkey is
+	 * reported as sent, nothing invalidated */
+	if ((p->op->flags & (RXD_OPF_LAST | RXD_OPF_INV)) ==
+	    (RXD_OPF_LAST | RXD_OPF_INV))
+		rxd_mw_invalidate_remote(p->ieth_rkey, rc->qp, rc->qp->pd);
 	if (p->op->flags & RXD_OPF_LAST)
 		recv_complete(rc, p, IBV_WC_SUCCESS, IBV_WC_RECV);
 	return RESP_OK;
 }
 
-/* rkey (of the QP's PD), range and right of a remote access; zero length
- * needs none. */
+/* rkey (an MR of the QP's PD or a valid window bound for this QP), range
+ * and right of a remote access; zero length needs none. */
 static struct rxd_mr *
 remote_mr(const struct rxd_rc *rc, uint32_t rkey, uint64_t va, uint64_t len,
 	  unsigned int right, enum resp_err *err)
@@ -110,7 +116,7 @@ remote_mr(const struct rxd_rc *rc, uint32_t rkey, uint64_t va, uint64_t len,
 	*err = RESP_OK;
 	if (len == 0)
 		return NULL;
-	mr = rxd_mr_find_in(rkey, rc->qp->pd);
+	mr = rxd_mr_find_remote(rkey, rc->qp, rc->qp->pd);
 	if (mr == NULL || !rxd_mr_allows(mr, va, len, right))
 		*err = RESP_ACCESS;
 	return mr;
@@ -296,7 +302,7 @@ do_flush(struct rxd_rc *rc, const struct rxd_pkt *p)
 	    p->feth_sel > RXD_FLUSH_SEL_MR ||
 	    (rc->qp->attr.qp_access_flags & rights) != rights)
 		return RESP_INV_REQ;
-	mr = rxd_mr_find_in(p->reth_rkey, rc->qp->pd);
+	mr = rxd_mr_find_remote(p->reth_rkey, rc->qp, rc->qp->pd);
 	if (mr == NULL || (mr->access & rights) != rights ||
 	    (p->feth_sel == RXD_FLUSH_SEL_RANGE &&
 	     !rxd_mr_allows(mr, p->reth_va, p->reth_len, rights)))

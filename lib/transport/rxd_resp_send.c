@@ -62,7 +62,7 @@ respond_one(struct rxd_rc *rc, struct rxd_res *r)
 	if (m == NULL)
 		return false;
 	if (len) {
-		mr = rxd_mr_find_in(r->rkey, rc->qp->pd);
+		mr = rxd_mr_find_remote(r->rkey, rc->qp, rc->qp->pd);
 		if (mr == NULL || !rxd_mr_allows(mr, r->va + off, len, 0)) {
 			rte_pktmbuf_free(m);
 			r->next = r->npkts;

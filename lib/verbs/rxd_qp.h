@@ -60,6 +60,30 @@ bool rxd_verbs_sq_open(const struct rxd_qp *qp);
 /** Queue a built send WQE (caller holds sq_lock). @return 0 or ENOMEM. */
 int rxd_verbs_sq_push(struct rxd_qp *qp, const struct rxd_send_wqe *w);
 
+/**
+ * Apply a BIND_MW or LOCAL_INV WQE (rxd_verbs_mw.c); 0 for other opcodes.
+ * @return 0 or the errno value that refuses the work request.
+ */
+int rxd_verbs_mw_apply(struct rxd_qp *qp, const struct rxd_send_wqe *w);
+
+/**
+ * Queue a built send WQE, applying a window bind or invalidation first
+ * (caller holds sq_lock).  @return 0, ENOMEM or the bind's error.
+ */
+int rxd_verbs_sq_post(struct rxd_qp *qp, const struct rxd_send_wqe *w);
+
+/** Install ibv_alloc_mw, ibv_dealloc_mw and ibv_bind_mw. */
+void rxd_verbs_mw_set_ops(struct ibv_context_ops *o);
+
+/**
+ * The QP is being destroyed: the type 2 windows bound through it are
+ * invalidated, so that a QP made later at the same address gains none.
+ */
+void rxd_verbs_mw_qp_gone(const struct rxd_qp_core *qp);
+
+/** A memory window is bound to mr (ibv_dereg_mr then fails EBUSY). */
+bool rxd_verbs_mr_has_windows(const struct ibv_mr *mr);
+
 /** Install the ibv_wr_* operations on an extended QP (rxd_verbs_qp_ex.c). */
 int rxd_verbs_qp_ex_init(struct rxd_qp *qp);
 

@@ -205,13 +205,17 @@ rxd_verbs_device_attr(struct rxd_context *ctx, struct ibv_device_attr *a)
 	a->vendor_part_id = RXD_VENDOR_PART_ID;
 	a->max_qp = (int)conf->max_qp;
 	a->max_qp_wr = (int)conf->sq_depth;
+	/* memory windows as Soft-RoCE reports them: type 1 and 2B (a type 2
+	 * window is bound to a QP) */
 	a->device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN |
-		IBV_DEVICE_PORT_ACTIVE_EVENT | IBV_DEVICE_SYS_IMAGE_GUID;
+		IBV_DEVICE_PORT_ACTIVE_EVENT | IBV_DEVICE_SYS_IMAGE_GUID |
+		IBV_DEVICE_MEM_WINDOW | IBV_DEVICE_MEM_WINDOW_TYPE_2B;
 	a->max_sge = RXD_MAX_SGE;
 	a->max_sge_rd = RXD_MAX_SGE;
 	a->max_cq = (int)conf->max_cq;
 	a->max_cqe = (int)conf->cq_depth;
 	a->max_mr = (int)conf->max_mr;
+	a->max_mw = (int)conf->max_mr;      /* MRs and windows share keys */
 	a->max_pd = RXD_MAX_PD;
 	a->max_qp_rd_atom = RXD_MAX_RD_ATOMIC;
 	a->max_qp_init_rd_atom = RXD_MAX_RD_ATOMIC;

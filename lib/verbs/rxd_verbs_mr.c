@@ -10,6 +10,7 @@
 
 #include "rxd/rxd_flush.h"
 #include "rxd_mr.h"
+#include "rxd_qp.h"
 #include "rxd_verbs.h"
 
 /*
@@ -122,6 +123,8 @@ ibv_dereg_mr(struct ibv_mr *ibmr)
 {
 	struct rxd_mr *mr = (struct rxd_mr *)ibmr;
 
+	if (rxd_verbs_mr_has_windows(ibmr))
+		return EBUSY;
 	rxd_mr_unpublish(mr);
 	__atomic_sub_fetch(&rxd_ctx(ibmr->context)->n_mr, 1, __ATOMIC_RELAXED);
 	rxd_sync_engines();

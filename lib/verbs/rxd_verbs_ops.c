@@ -22,4 +22,5 @@ rxd_verbs_set_ops(struct rxd_context *ctx)
 	o->post_send = rxd_verbs_post_send;
 	o->post_recv = rxd_verbs_post_recv;
 	o->post_srq_recv = rxd_verbs_post_srq_recv;
+	rxd_verbs_mw_set_ops(o);
 }

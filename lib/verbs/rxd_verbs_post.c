@@ -19,9 +19,11 @@ static const uint32_t ops_allowed[] = {
 		OP(IBV_WR_SEND_WITH_INV) | OP(IBV_WR_RDMA_WRITE) |
 		OP(IBV_WR_RDMA_WRITE_WITH_IMM) | OP(IBV_WR_RDMA_READ) |
 		OP(IBV_WR_ATOMIC_CMP_AND_SWP) | OP(IBV_WR_ATOMIC_FETCH_AND_ADD) |
-		OP(IBV_WR_ATOMIC_WRITE) | OP(RXD_WR_FLUSH),
+		OP(IBV_WR_ATOMIC_WRITE) | OP(RXD_WR_FLUSH) |
+		OP(IBV_WR_BIND_MW) | OP(IBV_WR_LOCAL_INV),
 	[IBV_QPT_UC] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM) |
-		OP(IBV_WR_RDMA_WRITE) | OP(IBV_WR_RDMA_WRITE_WITH_IMM),
+		OP(IBV_WR_RDMA_WRITE) | OP(IBV_WR_RDMA_WRITE_WITH_IMM) |
+		OP(IBV_WR_BIND_MW) | OP(IBV_WR_LOCAL_INV),
 	[IBV_QPT_UD] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM),
 };
 
@@ -111,6 +113,16 @@ rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 	w->flags = (uint16_t)wr->send_flags;
 	if (qp->core.sq_sig_all)
 		w->flags |= IBV_SEND_SIGNALED;
+	if (wr->opcode == IBV_WR_BIND_MW || wr->opcode == IBV_WR_LOCAL_INV) {
+		/* no payload: rxd_verbs_sq_post() applies them */
+		w->num_sge = 0;
+		w->length = 0;
+		w->rkey = wr->bind_mw.rkey;
+		w->imm_or_rkey = wr->invalidate_rkey;
+		w->bind.mw = wr->bind_mw.mw;
+		w->bind.info = wr->bind_mw.bind_info;
+		return 0;
+	}
 	rc = copy_payload(qp, wr, w);
 	if (rc != 0)
 		return rc;
@@ -171,7 +183,7 @@ rxd_verbs_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		if (rc == 0)
 			rc = rxd_verbs_send_wqe(qp, wr, &w);
 		if (rc == 0)
-			rc = rxd_verbs_sq_push(qp, &w);
+			rc = rxd_verbs_sq_post(qp, &w);
 		if (rc != 0) {
 			*bad_wr = wr;
 			break;

@@ -27,7 +27,8 @@ static const uint64_t send_ops_known = IBV_QP_EX_WITH_RDMA_WRITE |
 	IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |
 	IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
 	IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_ATOMIC_WRITE |
-	RXD_QP_EX_WITH_FLUSH;
+	RXD_QP_EX_WITH_FLUSH | IBV_QP_EX_WITH_BIND_MW |
+	IBV_QP_EX_WITH_LOCAL_INV;
 
 /* QPN allocation: one bitmap per port, first free from RXD_QPN_FIRST. */
 static pthread_mutex_t qpn_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -409,6 +410,7 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
 	       __atomic_load_n(&qp->events_delivered, __ATOMIC_ACQUIRE))
 		pthread_cond_wait(&ibqp->cond, &ibqp->mutex);
 	pthread_mutex_unlock(&ibqp->mutex);
+	rxd_verbs_mw_qp_gone(&qp->core);
 	rxd_qp_detach(&qp->core);
 	qpn_free(qp->core.port, qp->core.qpn);
 	free_core(qp);

@@ -88,7 +88,7 @@ wr_complete(struct ibv_qp_ex *x)
 	if (rc == 0 && busy + b->n > qp->cap.max_send_wr)
 		rc = ENOMEM;
 	for (i = 0; rc == 0 && i < b->n; i++)
-		rc = rxd_verbs_sq_push(qp, &b->w[i]);
+		rc = rxd_verbs_sq_post(qp, &b->w[i]);
 	pthread_spin_unlock(&qp->sq_lock);
 	if (b->n)
 		rxd_qp_doorbell(&qp->core);
@@ -112,6 +112,29 @@ rdma(struct ibv_qp_ex *x, enum ibv_wr_opcode op, uint32_t rkey,
 	w->rkey = rkey;
 	w->remote_addr = addr;
 	w->imm_or_rkey = imm;
+}
+
+/* Applied by wr_complete (rxd_verbs_sq_post), in batch order. */
+static void
+wr_bind_mw(struct ibv_qp_ex *x, struct ibv_mw *mw, uint32_t rkey,
+	   const struct ibv_mw_bind_info *info)
+{
+	struct rxd_send_wqe *w = open_wqe(x, IBV_WR_BIND_MW);
+
+	if (w == NULL)
+		return;
+	w->rkey = rkey;
+	w->bind.mw = mw;
+	w->bind.info = *info;
+}
+
+static void
+wr_local_inv(struct ibv_qp_ex *x, uint32_t rkey)
+{
+	struct rxd_send_wqe *w = open_wqe(x, IBV_WR_LOCAL_INV);
+
+	if (w != NULL)
+		w->imm_or_rkey = rkey;
 }
 
 static void
@@ -390,5 +413,9 @@ rxd_verbs_qp_ex_init(struct rxd_qp *qp)
 		x->wr_atomic_write = wr_atomic_write;
 	if (f & RXD_QP_EX_WITH_FLUSH)
 		qp->wr_flush = wr_flush;
+	if (f & IBV_QP_EX_WITH_BIND_MW)
+		x->wr_bind_mw = wr_bind_mw;
+	if (f & IBV_QP_EX_WITH_LOCAL_INV)
+		x->wr_local_inv = wr_local_inv;
 	return 0;
 }
