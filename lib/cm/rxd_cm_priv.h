@@ -18,7 +18,15 @@
 #include "rxd_cm_mad.h"
 
 #define RXD_CM_MAX_DEVS 8
-#define RXD_CM_GSI_DEPTH 64          /**< receive buffers per GSI QP */
+/**
+ * Receive buffers per GSI QP, at most: a storm of N connections brings N
+ * REQs (then N DREQs) at once, faster than the CM thread takes them, and
+ * a UD QP without a posted buffer drops the MAD, which then costs its
+ * sender a response timeout.  Halved while the device refuses the depth
+ * (its rq_depth), down to RXD_CM_GSI_MIN_DEPTH.
+ */
+#define RXD_CM_GSI_DEPTH 1024
+#define RXD_CM_GSI_MIN_DEPTH 64
 #define RXD_CM_GRH_LEN 40
 #define RXD_CM_PKT_LIFE 16           /**< packet lifetime, IBTA time code */
 #define RXD_CM_RESP_TIMEOUT 20       /**< CM response timeout (4.096us*2^x) */
@@ -44,7 +52,10 @@ struct rxd_cm_dev {
 	struct ibv_cq *gsi_cq;
 	struct ibv_qp *gsi_qp;
 	struct ibv_mr *rx_mr;
-	uint8_t *rx_buf;              /**< GSI_DEPTH x (GRH + MAD) */
+	uint8_t *rx_buf;              /**< rx_depth x (GRH + MAD) */
+	unsigned int rx_depth;        /**< receive buffers posted on gsi_qp */
+	unsigned int tx_depth;        /**< gsi_qp's send queue */
+	uint64_t rx_dropped;          /**< QP1's drops already reported */
 };
 
 /** Connection states of an id (a subset of IBTA's CM states). */
@@ -69,6 +80,7 @@ enum rxd_cm_state {
 /** A MAD waiting for its answer, resent on timeout. */
 struct rxd_cm_retry {
 	uint8_t mad[RXD_MAD_LEN];
+	uint16_t attr_id;             /**< of mad, for the resend notice */
 	uint64_t deadline_ms;         /**< 0: nothing pending */
 	unsigned int timeout_ms;
 	unsigned int left;            /**< resends left */
