@@ -100,7 +100,10 @@ gsi_qp_deepest(struct rxd_cm_dev *d, struct ibv_qp_init_attr *qa)
 {
 	struct ibv_qp *qp;
 
-	for (d->rx_depth = RXD_CM_GSI_DEPTH;; d->rx_depth /= 2) {
+	d->rx_depth = RXD_CM_GSI_DEPTH;
+	while (d->rx_depth > d->cqe - d->tx_depth)
+		d->rx_depth /= 2;
+	for (;; d->rx_depth /= 2) {
 		qa->cap.max_recv_wr = d->rx_depth;
 		qp = rxd_verbs_create_gsi_qp(d->pd, qa);
 		if (qp != NULL || errno != EINVAL ||
@@ -124,8 +127,7 @@ gsi_create(struct rxd_cm_dev *d)
 	d->gsi_ch = ibv_create_comp_channel(d->verbs);
 	if (d->gsi_ch == NULL)
 		return errno;
-	d->gsi_cq = ibv_create_cq(d->verbs, d->tx_depth + RXD_CM_GSI_DEPTH,
-				  NULL, d->gsi_ch, 0);
+	d->gsi_cq = ibv_create_cq(d->verbs, (int)d->cqe, NULL, d->gsi_ch, 0);
 	if (d->gsi_cq == NULL)
 		return ENOMEM;
 	qa.send_cq = d->gsi_cq;
@@ -161,6 +163,11 @@ dev_open(struct rxd_cm_dev *d, struct ibv_device *ibdev, unsigned int port)
 	d->mtu = pa.active_mtu;
 	d->tx_depth = da.max_qp_wr > 0 && da.max_qp_wr < SEND_DEPTH ?
 		(unsigned int)da.max_qp_wr : SEND_DEPTH;
+	d->cqe = d->tx_depth + RXD_CM_GSI_DEPTH;
+	if (da.max_cqe > 0 && (unsigned int)da.max_cqe < d->cqe)
+		d->cqe = (unsigned int)da.max_cqe;
+	if (d->cqe < d->tx_depth + RXD_CM_GSI_MIN_DEPTH)
+		return EINVAL;
 	d->pd = ibv_alloc_pd(d->verbs);
 	if (d->pd == NULL)
 		return ENOMEM;
@@ -230,6 +237,9 @@ gsi_drain(struct rxd_cm_dev *d)
 		}
 	}
 	report_drops(d);
+	pthread_mutex_lock(&rxd_cm.lock);
+	rxd_cm_backlog_flush(d);
+	pthread_mutex_unlock(&rxd_cm.lock);
 }
 
 static void *
@@ -331,7 +341,7 @@ out:
 }
 
 int
-rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
+rxd_cm_gsi_post(struct rxd_cm_dev *dev, uint8_t sgid_index,
 		const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN])
 {
 	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
@@ -355,4 +365,18 @@ rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
 	rc = ibv_post_send(dev->gsi_qp, &wr, &bad);
 	ibv_destroy_ah(ah);   /* the WQE holds a copy of the address */
 	return rc;
+}
+
+int
+rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
+		const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN])
+{
+	int rc;
+
+	if (dev->backlog == NULL) {
+		rc = rxd_cm_gsi_post(dev, sgid_index, dgid, mad);
+		if (rc != ENOMEM)
+			return rc;
+	}
+	return rxd_cm_backlog_add(dev, sgid_index, dgid, mad);
 }
