@@ -9,6 +9,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 #include "rxd_verbs_gsi.h"
 
 #define SLOT_LEN (RXD_CM_GRH_LEN + RXD_MAD_LEN)
-#define SEND_DEPTH 256
+#define SEND_DEPTH 1024        /**< MADs posted, completions not yet polled */
 
 struct rxd_cm rxd_cm = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1 };
 
@@ -87,10 +88,28 @@ gsi_ready(struct rxd_cm_dev *d)
 	a.sq_psn = 0;
 	if (ibv_modify_qp(d->gsi_qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN) != 0)
 		return EIO;
-	for (i = 0; i < RXD_CM_GSI_DEPTH; i++)
+	for (i = 0; i < d->rx_depth; i++)
 		if (post_recv(d, i) != 0)
 			return ENOMEM;
 	return 0;
+}
+
+/* QP1 with the deepest receive queue the device takes (rx_depth). */
+static struct ibv_qp *
+gsi_qp_deepest(struct rxd_cm_dev *d, struct ibv_qp_init_attr *qa)
+{
+	struct ibv_qp *qp;
+
+	d->rx_depth = RXD_CM_GSI_DEPTH;
+	while (d->rx_depth > d->cqe - d->tx_depth)
+		d->rx_depth /= 2;
+	for (;; d->rx_depth /= 2) {
+		qa->cap.max_recv_wr = d->rx_depth;
+		qp = rxd_verbs_create_gsi_qp(d->pd, qa);
+		if (qp != NULL || errno != EINVAL ||
+		    d->rx_depth <= RXD_CM_GSI_MIN_DEPTH)
+			return qp;
+	}
 }
 
 /* QP1 and its CQ, channel and buffers on an opened device. */
@@ -99,8 +118,7 @@ gsi_create(struct rxd_cm_dev *d)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = SEND_DEPTH,
-			 .max_recv_wr = RXD_CM_GSI_DEPTH,
+		.cap = { .max_send_wr = d->tx_depth,
 			 .max_send_sge = 1, .max_recv_sge = 1,
 			 .max_inline_data = RXD_MAD_LEN },
 		.sq_sig_all = 1,
@@ -109,18 +127,20 @@ gsi_create(struct rxd_cm_dev *d)
 	d->gsi_ch = ibv_create_comp_channel(d->verbs);
 	if (d->gsi_ch == NULL)
 		return errno;
-	d->gsi_cq = ibv_create_cq(d->verbs, SEND_DEPTH + RXD_CM_GSI_DEPTH,
-				  NULL, d->gsi_ch, 0);
-	d->rx_buf = calloc(RXD_CM_GSI_DEPTH, SLOT_LEN);
-	if (d->gsi_cq == NULL || d->rx_buf == NULL)
+	d->gsi_cq = ibv_create_cq(d->verbs, (int)d->cqe, NULL, d->gsi_ch, 0);
+	if (d->gsi_cq == NULL)
 		return ENOMEM;
-	d->rx_mr = ibv_reg_mr(d->pd, d->rx_buf, RXD_CM_GSI_DEPTH * SLOT_LEN,
-			      IBV_ACCESS_LOCAL_WRITE);
 	qa.send_cq = d->gsi_cq;
 	qa.recv_cq = d->gsi_cq;
-	d->gsi_qp = d->rx_mr ? rxd_verbs_create_gsi_qp(d->pd, &qa) : NULL;
+	d->gsi_qp = gsi_qp_deepest(d, &qa);
 	if (d->gsi_qp == NULL)
 		return errno ? errno : ENOMEM;
+	d->rx_buf = calloc(d->rx_depth, SLOT_LEN);
+	d->rx_mr = d->rx_buf ? ibv_reg_mr(d->pd, d->rx_buf,
+					  (size_t)d->rx_depth * SLOT_LEN,
+					  IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (d->rx_mr == NULL)
+		return ENOMEM;
 	if (ibv_req_notify_cq(d->gsi_cq, 0) != 0)
 		return EIO;
 	return gsi_ready(d);
@@ -141,6 +161,13 @@ dev_open(struct rxd_cm_dev *d, struct ibv_device *ibdev, unsigned int port)
 		return EIO;
 	d->guid = be64toh(da.node_guid);
 	d->mtu = pa.active_mtu;
+	d->tx_depth = da.max_qp_wr > 0 && da.max_qp_wr < SEND_DEPTH ?
+		(unsigned int)da.max_qp_wr : SEND_DEPTH;
+	d->cqe = d->tx_depth + RXD_CM_GSI_DEPTH;
+	if (da.max_cqe > 0 && (unsigned int)da.max_cqe < d->cqe)
+		d->cqe = (unsigned int)da.max_cqe;
+	if (d->cqe < d->tx_depth + RXD_CM_GSI_MIN_DEPTH)
+		return EINVAL;
 	d->pd = ibv_alloc_pd(d->verbs);
 	if (d->pd == NULL)
 		return ENOMEM;
@@ -172,6 +199,21 @@ mad_received(struct rxd_cm_dev *d, const struct ibv_wc *wc)
 	pthread_mutex_unlock(&rxd_cm.lock);
 }
 
+/* Say when QP1 lost MADs: each costs its sender a response timeout. */
+static void
+report_drops(struct rxd_cm_dev *d)
+{
+	struct rxd_qp_stats s;
+
+	if (rxd_qp_stats(d->port, d->gsi_qp->qp_num, &s) != 0 ||
+	    s.dropped == d->rx_dropped)
+		return;
+	fprintf(stderr, "rxd cm: QP1 of port %u dropped %" PRIu64 " MADs "
+		"(no receive buffer of %u free, or a wrong Q_Key)\n", d->port,
+		s.dropped - d->rx_dropped, d->rx_depth);
+	d->rx_dropped = s.dropped;
+}
+
 static void
 gsi_drain(struct rxd_cm_dev *d)
 {
@@ -194,6 +236,10 @@ gsi_drain(struct rxd_cm_dev *d)
 					"failed on port %u\n", d->port);
 		}
 	}
+	report_drops(d);
+	pthread_mutex_lock(&rxd_cm.lock);
+	rxd_cm_backlog_flush(d);
+	pthread_mutex_unlock(&rxd_cm.lock);
 }
 
 static void *
@@ -295,7 +341,7 @@ out:
 }
 
 int
-rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
+rxd_cm_gsi_post(struct rxd_cm_dev *dev, uint8_t sgid_index,
 		const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN])
 {
 	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
@@ -319,4 +365,18 @@ rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
 	rc = ibv_post_send(dev->gsi_qp, &wr, &bad);
 	ibv_destroy_ah(ah);   /* the WQE holds a copy of the address */
 	return rc;
+}
+
+int
+rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
+		const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN])
+{
+	int rc;
+
+	if (dev->backlog == NULL) {
+		rc = rxd_cm_gsi_post(dev, sgid_index, dgid, mad);
+		if (rc != ENOMEM)
+			return rc;
+	}
+	return rxd_cm_backlog_add(dev, sgid_index, dgid, mad);
 }

@@ -123,6 +123,7 @@ void
 rxd_cm_send_armed(struct rxd_cm_id *c, const struct rxd_cm_msg *m)
 {
 	rxd_cm_send_to(c->dev, c->sgid_index, c->dgid, m, c->retry.mad);
+	c->retry.attr_id = m->attr_id;
 	c->retry.timeout_ms = answer_ms();
 	c->retry.left = RXD_CM_MAX_RETRIES;
 	c->retry.deadline_ms = rxd_cm_now_ms() + c->retry.timeout_ms;
@@ -335,6 +336,8 @@ id_timer(struct rxd_cm_id *c, uint64_t now)
 		}
 		c->retry.left--;
 		c->retry.deadline_ms = now + c->retry.timeout_ms;
+		fprintf(stderr, "rxd cm: no answer to %s in %u ms, resending\n",
+			rxd_cm_attr_name(c->retry.attr_id), c->retry.timeout_ms);
 		rxd_cm_gsi_send(c->dev, c->sgid_index, c->dgid, c->retry.mad);
 	}
 	if (c->state == RXD_CMS_REP_SENT)

@@ -18,7 +18,16 @@
 #include "rxd_cm_mad.h"
 
 #define RXD_CM_MAX_DEVS 8
-#define RXD_CM_GSI_DEPTH 64          /**< receive buffers per GSI QP */
+/**
+ * Receive buffers per GSI QP, at most: a storm of N connections brings N
+ * REQs (then N DREQs) at once, faster than the CM thread takes them, and
+ * a UD QP without a posted buffer drops the MAD, which then costs its
+ * sender a response timeout.  Bounded by the CQ (max_cqe less the send
+ * queue), then halved while the device refuses the depth (its rq_depth,
+ * 1024 by default), down to RXD_CM_GSI_MIN_DEPTH.
+ */
+#define RXD_CM_GSI_DEPTH 8192
+#define RXD_CM_GSI_MIN_DEPTH 64
 #define RXD_CM_GRH_LEN 40
 #define RXD_CM_PKT_LIFE 16           /**< packet lifetime, IBTA time code */
 #define RXD_CM_RESP_TIMEOUT 20       /**< CM response timeout (4.096us*2^x) */
@@ -44,7 +53,13 @@ struct rxd_cm_dev {
 	struct ibv_cq *gsi_cq;
 	struct ibv_qp *gsi_qp;
 	struct ibv_mr *rx_mr;
-	uint8_t *rx_buf;              /**< GSI_DEPTH x (GRH + MAD) */
+	uint8_t *rx_buf;              /**< rx_depth x (GRH + MAD) */
+	unsigned int rx_depth;        /**< receive buffers posted on gsi_qp */
+	unsigned int tx_depth;        /**< gsi_qp's send queue */
+	unsigned int cqe;             /**< gsi_cq's size */
+	uint64_t rx_dropped;          /**< QP1's drops already reported */
+	struct rxd_cm_pending *backlog;      /**< MADs the send queue had */
+	struct rxd_cm_pending *backlog_tail; /**< no room for, oldest first */
 };
 
 /** Connection states of an id (a subset of IBTA's CM states). */
@@ -69,12 +84,14 @@ enum rxd_cm_state {
 /** A MAD waiting for its answer, resent on timeout. */
 struct rxd_cm_retry {
 	uint8_t mad[RXD_MAD_LEN];
+	uint16_t attr_id;             /**< of mad, for the resend notice */
 	uint64_t deadline_ms;         /**< 0: nothing pending */
 	unsigned int timeout_ms;
 	unsigned int left;            /**< resends left */
 };
 
 struct rxd_cm_channel;
+struct rxd_cm_pending;
 
 /** The id behind struct rdma_cm_id (which comes first). */
 struct rxd_cm_id {
@@ -145,11 +162,25 @@ rxd_cm_id(struct rdma_cm_id *id)
 	return (struct rxd_cm_id *)id;
 }
 
+/* rxd_cm_backlog.c (callers hold rxd_cm.lock) */
+/** Keep a MAD the send queue has no room for. 0 or ENOMEM. */
+int rxd_cm_backlog_add(struct rxd_cm_dev *dev, uint8_t sgid_index,
+		       const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN]);
+/** Post kept MADs, oldest first, while the send queue takes them. */
+void rxd_cm_backlog_flush(struct rxd_cm_dev *dev);
+
 /* rxd_cm_gsi.c */
 /** Start the CM once per process (devices, GSI QPs, thread). 0 or errno. */
 int rxd_cm_start(void);
-/** Send a MAD from @p dev's QP1 to QP1 at @p dgid. 0 or errno. */
+/**
+ * Send a MAD from @p dev's QP1 to QP1 at @p dgid, after those kept in the
+ * backlog; kept there too when the send queue is full (lock held).
+ * 0 or errno.
+ */
 int rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
+		    const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN]);
+/** Post a MAD on QP1 now. 0 or errno (ENOMEM: send queue full). */
+int rxd_cm_gsi_post(struct rxd_cm_dev *dev, uint8_t sgid_index,
 		    const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN]);
 /** Wake the CM thread (a timer changed). */
 void rxd_cm_wake(void);
