@@ -30,6 +30,7 @@
 #include <rte_malloc.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
 #include "hostile_report.h"
@@ -65,32 +66,6 @@ static int failures;
 
 #define FAIL(...) do { printf("FAIL: " __VA_ARGS__); putchar('\n'); \
 	fflush(stdout); failures++; } while (0)
-
-static uint8_t
-pat(uint32_t seed, uint32_t i)
-{
-	return (uint8_t)(seed * 131 + i * 7 + (i >> 8));
-}
-
-static void
-fill(uint8_t *b, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		b[i] = pat(seed, i);
-}
-
-static bool
-same(const uint8_t *b, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		if (b[i] != pat(seed, i))
-			return false;
-	return true;
-}
 
 static double
 now_s(void)
@@ -272,7 +247,7 @@ rc_round(uint32_t r)
 	struct ibv_wc wc;
 	int i;
 
-	fill(buf + RC_AREA + off, len, r);
+	rxd_test_fill(buf + RC_AREA + off, len, r);
 	memset(buf + RD_AREA + off, 0, len);
 	w.wr_id = next_wr++;
 	w.wr.rdma.remote_addr = peer.addr + RC_AREA + off;
@@ -292,7 +267,7 @@ rc_round(uint32_t r)
 		}
 		account(&wc);
 	}
-	if (!same(buf + RD_AREA + off, len, r))
+	if (!rxd_test_holds(buf + RD_AREA + off, len, r))
 		FAIL("round %u: READ back of %u bytes differs", r, len);
 }
 
@@ -306,7 +281,7 @@ ud_echo(const struct ibv_wc *wc, uint32_t r)
 	if (wc->status != IBV_WC_SUCCESS)
 		FAIL("ud %u: receive %s", r, ibv_wc_status_str(wc->status));
 	else if (mine && (wc->byte_len != GRH + UD_LEN ||
-		 !same(buf + off + GRH, UD_LEN, r ^ 0x5a5a)))
+		 !rxd_test_holds(buf + off + GRH, UD_LEN, r ^ 0x5a5a)))
 		FAIL("ud %u: echo differs", r);
 	post_recv(ud_qp, wc->wr_id, off, 1024);
 	return mine;
@@ -322,7 +297,7 @@ ud_round(uint32_t r, unsigned int *resends)
 	bool echoed = false;
 	struct ibv_wc wc;
 
-	fill(buf + UD_AREA, UD_LEN, r ^ 0x5a5a);
+	rxd_test_fill(buf + UD_AREA, UD_LEN, r ^ 0x5a5a);
 	while (!echoed || in_flight > 0) {
 		if (!echoed && now_s() >= deadline) {
 			if (tries++ == 50) {
@@ -410,14 +385,16 @@ serve_recv(const struct ibv_wc *wc)
 	}
 	if (wc->qp_num == rc_qp->qp_num) {
 		if (wc->byte_len != len ||
-		    !same(buf + RECV_AREA + slot * MAX_LEN, len, r) ||
-		    !same(buf + RC_AREA + (r % SLOTS) * MAX_LEN, len, r))
+		    !rxd_test_holds(buf + RECV_AREA + slot * MAX_LEN, len, r) ||
+		    !rxd_test_holds(buf + RC_AREA + (r % SLOTS) * MAX_LEN, len,
+				    r))
 			FAIL("round %u: SEND or WRITE differs", r);
 		post_recv(rc_qp, wc->wr_id, RECV_AREA + slot * MAX_LEN,
 			  MAX_LEN);
 		return;
 	}
-	if (wc->byte_len != GRH + UD_LEN || !same(ud + GRH, UD_LEN, r ^ 0x5a5a))
+	if (wc->byte_len != GRH + UD_LEN ||
+	    !rxd_test_holds(ud + GRH, UD_LEN, r ^ 0x5a5a))
 		FAIL("ud %u: datagram differs", r);
 	memcpy(buf + UD_AREA, ud + GRH, UD_LEN);
 	ud_send(next_wr++, UD_AREA, r);

@@ -23,6 +23,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_test_qp.h"
+#include "rxd_test_pattern.h"
 #include "rxd_test_sock.h"
 
 #define BUF 16384u
@@ -45,26 +46,6 @@ static int failures;
 
 #define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); \
 	fputc('\n', stderr); failures++; } while (0)
-
-static void
-fill(uint8_t *b, uint32_t len, uint8_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		b[i] = (uint8_t)(seed * 31 + i * 7);
-}
-
-static bool
-holds(const uint8_t *b, uint32_t len, uint8_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		if (b[i] != (uint8_t)(seed * 31 + i * 7))
-			return false;
-	return true;
-}
 
 /* One completion within 20 s; status -1 when none came. */
 static struct ibv_wc
@@ -138,14 +119,14 @@ post(enum ibv_wr_opcode op, uint32_t len, const struct peer *r, uint32_t inv)
 static void
 client(const struct peer *r)
 {
-	fill(buf, WIN_LEN, 1);
+	rxd_test_fill(buf, WIN_LEN, 1);
 	if (post(IBV_WR_RDMA_WRITE, WIN_LEN, r, 0))
 		FAIL("post WRITE");
 	expect("WRITE through the window", IBV_WC_SUCCESS);
 	if (post(IBV_WR_SEND_WITH_INV, 0, r, r->rkey))
 		FAIL("post SEND_WITH_INV");
 	expect("SEND with Invalidate", IBV_WC_SUCCESS);
-	fill(buf, WIN_LEN, 2);
+	rxd_test_fill(buf, WIN_LEN, 2);
 	if (post(IBV_WR_RDMA_WRITE, WIN_LEN, r, 0))
 		FAIL("post second WRITE");
 	expect("WRITE through the invalidated window", IBV_WC_REM_ACCESS_ERR);
@@ -204,10 +185,10 @@ server(struct ibv_mw *mw, uint32_t rkey, int s)
 	    wc.invalidated_rkey != rkey)
 		FAIL("receive: status %d, invalidated rkey %#x, want %#x",
 		     (int)wc.status, wc.invalidated_rkey, rkey);
-	if (!holds(buf + WIN_OFF, WIN_LEN, 1))
+	if (!rxd_test_holds(buf + WIN_OFF, WIN_LEN, 1))
 		FAIL("the WRITE through the window differs");
 	wait_access_error();
-	if (!holds(buf + WIN_OFF, WIN_LEN, 1))
+	if (!rxd_test_holds(buf + WIN_OFF, WIN_LEN, 1))
 		FAIL("the WRITE through the invalidated window wrote");
 }
 

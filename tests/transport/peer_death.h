@@ -85,8 +85,6 @@ int pd_post_recv(struct ibv_qp *qp, uint64_t id);
 int pd_post(struct ibv_qp *qp, enum ibv_wr_opcode op, uint64_t id,
 	    uint64_t off, uint32_t len, const struct pd_peer *r, uint64_t roff);
 int pd_wait_wc(struct ibv_cq *cq, struct ibv_wc *wc, unsigned int ms);
-void pd_pattern(uint8_t *b, uint32_t len, uint32_t seed);
-bool pd_matches(const uint8_t *b, uint32_t len, uint32_t seed);
 void pd_idle(unsigned int *spins);
 double pd_now_ms(void);
 

@@ -24,6 +24,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "peer_death.h"
+#include "rxd_test_pattern.h"
 #include "rxd/rxd.h"
 
 #define CM_WAIT_MS 15000
@@ -276,7 +277,7 @@ pd_cm_survivor_clean(void)
 		goto out;
 	if (pd_wait_wc(c.cq, &wc, CM_WAIT_MS) || wc.status != IBV_WC_SUCCESS ||
 	    wc.byte_len != CLEAN_LEN ||
-	    !pd_matches(pd_dev.buf + PD_LOCAL, CLEAN_LEN, CLEAN_SEED)) {
+	    !rxd_test_holds(pd_dev.buf + PD_LOCAL, CLEAN_LEN, CLEAN_SEED)) {
 		printf("FAIL: final rdma_cm connection: the SEND did not "
 		       "arrive intact\n");
 		goto out;
@@ -320,7 +321,7 @@ victim_send(struct cm_conn *c)
 {
 	struct ibv_wc wc;
 
-	pd_pattern(pd_dev.buf + PD_LOCAL, CLEAN_LEN, CLEAN_SEED);
+	rxd_test_fill(pd_dev.buf + PD_LOCAL, CLEAN_LEN, CLEAN_SEED);
 	return cm_post(c, true, CLEAN_LEN) ||
 		pd_wait_wc(c->cq, &wc, CM_WAIT_MS) ||
 		wc.status != IBV_WC_SUCCESS ? -1 : 0;

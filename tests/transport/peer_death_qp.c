@@ -3,7 +3,7 @@
  * peer-death: the verbs both sides use.  One device, PD and registered
  * buffer a process; a CQ and an RC QP a connection, moved to RTS by hand
  * with the short timeout and retry count of peer_death.h; posting,
- * completion waits with a back-off, data patterns, the socket's reads,
+ * completion waits with a back-off, the socket's reads,
  * the seeded generator and the counters printed when a transfer fails.
  */
 #include <errno.h>
@@ -174,26 +174,6 @@ pd_wait_wc(struct ibv_cq *cq, struct ibv_wc *wc, unsigned int ms)
 		pd_idle(&spins);
 	} while (pd_now_ms() < end);
 	return -1;
-}
-
-void
-pd_pattern(uint8_t *b, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		b[i] = (uint8_t)(seed * 131 + i * 7 + (i >> 8));
-}
-
-bool
-pd_matches(const uint8_t *b, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		if (b[i] != (uint8_t)(seed * 131 + i * 7 + (i >> 8)))
-			return false;
-	return true;
 }
 
 int

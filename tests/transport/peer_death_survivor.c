@@ -25,6 +25,7 @@
 #include <rte_malloc.h>
 
 #include "peer_death.h"
+#include "rxd_test_pattern.h"
 #include "rxd/rxd.h"
 
 #define RECV_ID 0xfffffffful
@@ -105,11 +106,11 @@ check_transfer(int s, struct pd_conn *c, const struct pd_peer *peer,
 		pd_diag("survivor", c->qp->qp_num);
 		return -1;
 	}
-	if (!pd_matches(pd_dev.buf, PD_CHECK_LEN, round * 2 + 1)) {
+	if (!rxd_test_holds(pd_dev.buf, PD_CHECK_LEN, round * 2 + 1)) {
 		FAIL(tag, "the victim's %u bytes differ", PD_CHECK_LEN);
 		return -1;
 	}
-	pd_pattern(pd_dev.buf + PD_LOCAL, PD_CHECK_LEN, round * 2 + 2);
+	rxd_test_fill(pd_dev.buf + PD_LOCAL, PD_CHECK_LEN, round * 2 + 2);
 	if (pd_post(c->qp, IBV_WR_RDMA_WRITE, 1, PD_LOCAL, PD_CHECK_LEN,
 		    peer, 0) ||
 	    pd_post(c->qp, IBV_WR_SEND, 2, PD_LOCAL, 0, peer, 0)) {

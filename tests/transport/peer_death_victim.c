@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "peer_death.h"
+#include "rxd_test_pattern.h"
 #include "rxd/rxd.h"
 #include "rxd_test_sock.h"
 
@@ -29,7 +30,7 @@ check_transfer(struct pd_conn *c, const struct pd_peer *peer,
 	struct ibv_wc wc;
 	int i;
 
-	pd_pattern(pd_dev.buf + PD_LOCAL, PD_CHECK_LEN, round * 2 + 1);
+	rxd_test_fill(pd_dev.buf + PD_LOCAL, PD_CHECK_LEN, round * 2 + 1);
 	if (pd_post(c->qp, IBV_WR_RDMA_WRITE, 1, PD_LOCAL, PD_CHECK_LEN,
 		    peer, 0) ||
 	    pd_post(c->qp, IBV_WR_SEND, 2, PD_LOCAL, 0, peer, 0))
@@ -42,7 +43,7 @@ check_transfer(struct pd_conn *c, const struct pd_peer *peer,
 			pd_diag("victim", c->qp->qp_num);
 			return -1;
 		}
-	return pd_matches(pd_dev.buf, PD_CHECK_LEN, round * 2 + 2) ? 0 : -1;
+	return rxd_test_holds(pd_dev.buf, PD_CHECK_LEN, round * 2 + 2) ? 0 : -1;
 }
 
 static enum ibv_wr_opcode

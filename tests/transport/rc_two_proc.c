@@ -22,6 +22,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
 
@@ -53,26 +54,6 @@ static int failures;
 
 #define FAIL(...) do { fprintf(stderr, "FAIL: " __VA_ARGS__); \
 	fputc('\n', stderr); failures++; } while (0)
-
-static void
-pattern(uint8_t *b, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		b[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
-}
-
-static bool
-matches(const uint8_t *b, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		if (b[i] != (uint8_t)(seed * 31 + i * 7 + (i >> 9)))
-			return false;
-	return true;
-}
 
 static int
 wait_wc(struct ibv_wc *wc)
@@ -179,16 +160,6 @@ enum check_kind { CHECK_SEND = 1, CHECK_DONE = 2, CHECK_WRITE = 3 };
 #define WRITE_OFF (BIG + 65536)
 
 static void
-fill_at(uint8_t *dst, uint32_t start, uint32_t len, uint32_t seed)
-{
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		dst[i] = (uint8_t)(seed * 31 + (start + i) * 7 +
-				   ((start + i) >> 9));
-}
-
-static void
 serve(void)
 {
 	struct ibv_wc wc;
@@ -216,10 +187,12 @@ serve(void)
 		if (c.kind == CHECK_DONE)
 			return;
 		if (c.kind == CHECK_SEND &&
-		    (got != c.len || !matches(buf, c.len, c.seed)))
+		    (got != c.len || !rxd_test_holds(buf, c.len, c.seed)))
 			FAIL("SEND of %u bytes: got %u bytes, data %s", c.len,
-			     got, matches(buf, c.len, c.seed) ? "ok" : "differs");
-		if (c.kind == CHECK_WRITE && !matches(buf + c.off, c.len, c.seed))
+			     got, rxd_test_holds(buf, c.len, c.seed) ? "ok" :
+			     "differs");
+		if (c.kind == CHECK_WRITE &&
+		    !rxd_test_holds(buf + c.off, c.len, c.seed))
 			FAIL("WRITE of %u bytes differs", c.len);
 	}
 }
@@ -265,7 +238,7 @@ step_send(const struct peer *r, enum ibv_wr_opcode op, uint32_t len,
 {
 	struct ibv_sge sge = { (uintptr_t)buf, len, mr->lkey };
 
-	pattern(buf, len, seed);
+	rxd_test_fill(buf, len, seed);
 	post(op, &sge, 1, IBV_SEND_SIGNALED, r, 0);
 	done("SEND", 1);
 	control(r, CHECK_SEND, len, 0, seed);
@@ -279,7 +252,7 @@ step_write_read(const struct peer *r, enum ibv_wr_opcode op, uint32_t len,
 	struct ibv_sge back = { (uintptr_t)buf + WRITE_OFF, len, mr->lkey };
 	struct ibv_sge none = { (uintptr_t)buf, 0, mr->lkey };
 
-	pattern(buf, len, seed);
+	rxd_test_fill(buf, len, seed);
 	post(op, &sge, 1, IBV_SEND_SIGNALED, r, WRITE_OFF);
 	done("WRITE", 1);
 	if (op == IBV_WR_RDMA_WRITE) {   /* the data receive: an empty SEND */
@@ -290,7 +263,7 @@ step_write_read(const struct peer *r, enum ibv_wr_opcode op, uint32_t len,
 	memset(buf + WRITE_OFF, 0, len);
 	post(IBV_WR_RDMA_READ, &back, 1, IBV_SEND_SIGNALED, r, WRITE_OFF);
 	done("READ", 1);
-	if (!matches(buf + WRITE_OFF, len, seed))
+	if (!rxd_test_holds(buf + WRITE_OFF, len, seed))
 		FAIL("READ of %u bytes differs", len);
 }
 
@@ -304,14 +277,14 @@ step_sge_inline_unsignaled(const struct peer *r)
 	};
 	int i;
 
-	fill_at(buf, 0, 1000, 77);
-	fill_at(buf + 300000, 1000, 1500, 77);
-	fill_at(buf + 600000, 2500, 7, 77);
+	rxd_test_fill_at(buf, 0, 1000, 77);
+	rxd_test_fill_at(buf + 300000, 1000, 1500, 77);
+	rxd_test_fill_at(buf + 600000, 2500, 7, 77);
 	post(IBV_WR_SEND, g, 3, IBV_SEND_SIGNALED, r, 0);
 	done("3-SGE SEND", 1);
 	control(r, CHECK_SEND, 2507, 0, 77);
 
-	pattern(buf, 100, 78);
+	rxd_test_fill(buf, 100, 78);
 	g[0].length = 100;
 	post(IBV_WR_SEND, g, 1, IBV_SEND_SIGNALED | IBV_SEND_INLINE, r, 0);
 	memset(buf, 0, 100);               /* inline: copied at post */
@@ -322,7 +295,8 @@ step_sge_inline_unsignaled(const struct peer *r)
 		struct ibv_sge one = { (uintptr_t)buf + (uint32_t)i * 4096,
 			4096, mr->lkey };
 
-		fill_at(buf + (uint32_t)i * 4096, (uint32_t)i * 4096, 4096, 79);
+		rxd_test_fill_at(buf + (uint32_t)i * 4096, (uint32_t)i * 4096,
+				 4096, 79);
 		post(IBV_WR_RDMA_WRITE, &one, 1, i == 4 ? IBV_SEND_SIGNALED : 0,
 		     r, WRITE_OFF + (uint32_t)i * 4096);
 	}
@@ -344,7 +318,7 @@ step_fence_atomics(const struct peer *r)
 
 	/* fence: the WRITE waits for the READ before it */
 	memcpy(buf + 64, "new!", 4);
-	pattern(buf, 4, 80);
+	rxd_test_fill(buf, 4, 80);
 	{
 		struct ibv_sge s4 = { (uintptr_t)buf, 4, mr->lkey };
 
@@ -355,7 +329,7 @@ step_fence_atomics(const struct peer *r)
 	post(IBV_WR_RDMA_WRITE, &w4, 1, IBV_SEND_SIGNALED | IBV_SEND_FENCE, r,
 	     WRITE_OFF);
 	done("READ + fenced WRITE", 2);
-	if (!matches(buf + 8, 4, 80))
+	if (!rxd_test_holds(buf + 8, 4, 80))
 		FAIL("fenced READ saw the later WRITE");
 
 	/* atomics on an 8-byte word: FETCH_ADD then CMP_SWP */
