@@ -16,6 +16,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 
+#include "rxd_observe.h"
 #include "rxd_stack.h"
 
 #define DRAIN_MS 20              /* longest drain of queued frames at stop */
@@ -234,6 +235,8 @@ rxd_start_conf(const struct rxd_conf *conf)
 		return rxd_stack_fail(rc, "cannot start the inline progress "
 				      "thread: %s", strerror(rc));
 	}
+	rxd_pdump_open();
+	rxd_telemetry_open();
 	rte_log(RTE_LOG_INFO, rxd_logtype_stack,
 		"rxd: %u port(s), %u engine(s)\n", rxd_stk.n_ports, rxd_stk.n_engines);
 	return 0;
@@ -297,6 +300,8 @@ rxd_stop(void)
 {
 	unsigned int i;
 
+	rxd_telemetry_close();
+	rxd_pdump_close();
 	rxd_inline_stop();
 	drain();
 	for (i = 0; i < rxd_stk.n_engines; i++) {
