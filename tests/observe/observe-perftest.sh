@@ -36,16 +36,16 @@ eal() { # role prefix
 tel() {
 	local cmd=$1
 	shift
-	echo "$cmd" | timeout 30 dpdk-telemetry.py -f "${pfx}c" | "$here/tel_field.py" "$@"
+	echo "$cmd" | timeout 120 dpdk-telemetry.py -f "${pfx}c" | "$here/tel_field.py" "$@"
 }
 
 env "${tool_env[@]}" RXD_EAL_ARGS="$(eal server s)" RXD_ADDR=10.0.0.1/24 \
-	timeout 300 ib_write_bw -d rxd0 -x 1 -s 4096 -D 120 >"$dir/s.out" 2>&1 &
+	timeout 600 ib_write_bw -d rxd0 -x 1 -s 4096 -D 400 >"$dir/s.out" 2>&1 &
 spid=$!
-for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+for _ in $(seq 1200); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 env "${tool_env[@]}" RXD_EAL_ARGS="$(eal client c)" RXD_ADDR=10.0.0.2/24 \
-	timeout 300 "$here/../lib/retry-connect.sh" ib_write_bw -d rxd0 -x 1 \
-	-s 4096 -D 120 127.0.0.1 >"$dir/c.out" 2>&1 &
+	timeout 600 "$here/../lib/retry-connect.sh" ib_write_bw -d rxd0 -x 1 \
+	-s 4096 -D 400 127.0.0.1 >"$dir/c.out" 2>&1 &
 cpid=$!
 
 # The client's RC QP in RTS, as /rxd/qps lists it (QP1 may be there too).

@@ -50,7 +50,7 @@ eal() { # role prefix ip
 tel() {
 	local cmd=$1
 	shift
-	echo "$cmd" | timeout 30 dpdk-telemetry.py -f "${pfx}c" | "$here/tel_field.py" "$@"
+	echo "$cmd" | timeout 120 dpdk-telemetry.py -f "${pfx}c" | "$here/tel_field.py" "$@"
 }
 
 printf 'wait link 0 up 60\nlisten %s\nsleep 600\nquit\n' $tcp >"$dir/s.cmds"
@@ -59,15 +59,15 @@ printf 'wait link 0 up 60\nconnect 127.0.0.1 %s\nstart traffic write 4096 16\nsl
 # shellcheck disable=SC2046
 "$prog" $(eal server s 10.0.0.1) --cmdline-file "$dir/s.cmds" >"$dir/s.out" 2>&1 &
 spid=$!
-for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+for _ in $(seq 1200); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 # shellcheck disable=SC2046
 "$prog" $(eal client c 10.0.0.2) --cmdline-file "$dir/c.cmds" >"$dir/c.out" 2>&1 &
 cpid=$!
-for _ in $(seq 600); do grep -q "traffic started" "$dir/c.out" && break; sleep 0.1; done
+for _ in $(seq 1800); do grep -q "traffic started" "$dir/c.out" && break; sleep 0.1; done
 grep -q "traffic started" "$dir/c.out" && ok "client traffic runs" || bad "client traffic did not start"
 
 # Telemetry: the endpoints are listed, answer, and their counters move.
-eps=$(echo / | timeout 30 dpdk-telemetry.py -f "${pfx}c" | "$here/tel_field.py")
+eps=$(echo / | timeout 120 dpdk-telemetry.py -f "${pfx}c" | "$here/tel_field.py")
 for e in /rxd/ports /rxd/engines /rxd/qps /rxd/qp; do
 	case " $eps " in *" $e "*) ok "telemetry lists $e" ;; *) bad "telemetry does not list $e" ;; esac
 done
@@ -96,7 +96,7 @@ read -r none < <(tel /rxd/qp,16777215 qpn)
 [ "$none" = null ] && ok "/rxd/qp of no QP answers null" || bad "/rxd/qp of no QP answers '$none'"
 
 # dpdk-dumpcap: a secondary process captures the client's port.
-timeout 60 dpdk-dumpcap --file-prefix="${pfx}c" -i 0 -c 200 -w "$dir/d.pcap" -P -q \
+timeout 120 dpdk-dumpcap --file-prefix="${pfx}c" -i 0 -c 200 -w "$dir/d.pcap" -P -q \
 	>"$dir/dumpcap.out" 2>&1
 n=$(python3 - "$dir/d.pcap" <<'PY'
 import struct, sys
@@ -126,7 +126,7 @@ else
 fi
 
 # dpdk-proc-info: a secondary process reads the port's statistics.
-timeout 60 dpdk-proc-info --file-prefix "${pfx}c" --log-level=lib.eal:error -- --stats >"$dir/pi.out" 2>&1
+timeout 120 dpdk-proc-info --file-prefix "${pfx}c" --log-level=lib.eal:error -- --stats >"$dir/pi.out" 2>&1
 rx=$(awk '$1 == "RX-packets:" { print $2; exit }' "$dir/pi.out")
 tx=$(awk '$1 == "TX-packets:" { print $2; exit }' "$dir/pi.out")
 [ "${rx:-0}" -gt 0 ] && [ "${tx:-0}" -gt 0 ] && ok "dpdk-proc-info: port 0 RX-packets $rx, TX-packets $tx" ||
