@@ -16,7 +16,7 @@ command -v dpdk-telemetry.py >/dev/null ||
 dir=$(mktemp -d /tmp/rxd-observe-pt.XXXXXX)
 fail=0 spid='' cpid=''
 pfx=rxdobpt$$
-trap 'kill $spid $cpid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir" /var/run/dpdk/$pfx[sc]' EXIT
+trap 'kill $spid $cpid 2>/dev/null; wait 2>/dev/null; rm -rf "$dir" /var/run/dpdk/${pfx}[sc]' EXIT
 ok() { echo "PASS: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
 
