@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
+# shellcheck shell=bash
 # Sourced by tests whose DPDK processes need hugepages (a secondary process
 # such as dpdk-dumpcap or dpdk-proc-info attaches to the primary's
 # hugepage memory; --no-huge memory cannot be shared).  The calling script
