@@ -284,7 +284,7 @@ open_devices(void)
 	struct ibv_device **list;
 	int n, i, rc = 0;
 
-	list = rxd_verbs_device_list_early(&n);
+	list = ibv_get_device_list(&n);
 	if (list == NULL)
 		return errno ? errno : ENODEV;
 	if (n == 0)
@@ -299,7 +299,6 @@ open_devices(void)
 			rxd_cm.n_dev++;
 	}
 	ibv_free_device_list(list);
-	rxd_verbs_wait_links();
 	return rc;
 }
 

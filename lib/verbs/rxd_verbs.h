@@ -90,14 +90,9 @@ rxd_pd(struct ibv_pd *pd)
 /**
  * Make sure rxd runs: start EAL from RXD_EAL_ARGS if the program has not
  * started it, then rxd from RXD_CONFIG/RXD_* (lazy start for unmodified
- * verbs programs); a first start waits for the links when @p wait_links,
- * else owes that wait (rxd_verbs_wait_links_owed).  @return 0 or an
- * errno value.
+ * verbs programs).  @return 0 or an errno value.
  */
-int rxd_verbs_start(bool wait_links);
-/** Wait for the links as a first start without wait_links would have
- * (RXD_LINK_WAIT_MS), once; nothing otherwise.  rxd_verbs.lock held. */
-void rxd_verbs_wait_links_owed(void);
+int rxd_verbs_start(void);
 
 /** Fill attributes that query_device and query_device_ex share. */
 void rxd_verbs_device_attr(struct rxd_context *ctx,

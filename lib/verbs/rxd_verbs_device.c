@@ -16,7 +16,6 @@
 
 #include "rxd/rxd_flush.h"
 #include "rxd_verbs.h"
-#include "rxd_verbs_gsi.h"
 
 /* Engine side: a port's link changed; every context of it hears. */
 static void
@@ -71,20 +70,17 @@ make_devices(void)
 	rxd_set_port_event_handler(port_event);
 }
 
-/* The device list, after starting rxd (and waiting for the links). */
-static struct ibv_device **
-device_list(int *num_devices, bool wait_links)
+struct ibv_device **
+ibv_get_device_list(int *num_devices)
 {
 	struct ibv_device **list;
 	unsigned int i;
 	int rc;
 
 	pthread_mutex_lock(&rxd_verbs.lock);
-	rc = rxd_verbs_start(wait_links);
+	rc = rxd_verbs_start();
 	if (rc == 0 && rxd_verbs.devices == NULL)
 		make_devices();
-	if (rc == 0 && wait_links)
-		rxd_verbs_wait_links_owed();
 	pthread_mutex_unlock(&rxd_verbs.lock);
 	if (rc != 0) {
 		errno = rc;
@@ -100,26 +96,6 @@ device_list(int *num_devices, bool wait_links)
 	if (num_devices != NULL)
 		*num_devices = (int)rxd_verbs.n_devices;
 	return list;
-}
-
-struct ibv_device **
-ibv_get_device_list(int *num_devices)
-{
-	return device_list(num_devices, true);
-}
-
-struct ibv_device **
-rxd_verbs_device_list_early(int *num_devices)
-{
-	return device_list(num_devices, false);
-}
-
-void
-rxd_verbs_wait_links(void)
-{
-	pthread_mutex_lock(&rxd_verbs.lock);
-	rxd_verbs_wait_links_owed();
-	pthread_mutex_unlock(&rxd_verbs.lock);
 }
 
 void

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What lib/verbs offers lib/cm beyond the verbs API: the GSI QP (QPN 1)
- * of a device's port, which carries the CM's MADs, its CQ, and a start
- * that lets the CM make them before the links come up.  Exported from
+ * The one entry lib/verbs offers lib/cm beyond the verbs API: the GSI QP
+ * (QPN 1) of a device's port, which carries the CM's MADs.  Exported from
  * the compat libibverbs.so.1 under the private node RXD_PRIVATE_1.0 so
  * that the compat librdmacm.so.1 shares the process's single rxd.
  */
@@ -28,15 +27,6 @@
  */
 struct ibv_qp *rxd_verbs_create_gsi_qp(struct ibv_pd *pd,
 				       struct ibv_qp_init_attr *attr);
-
-/**
- * As ibv_get_device_list(), but a first call, which starts rxd, returns
- * before waiting for the links: the CM makes its QP1s, then calls
- * rxd_verbs_wait_links(), so that a peer's first MADs find them.
- */
-struct ibv_device **rxd_verbs_device_list_early(int *num_devices);
-/** The wait for the links rxd_verbs_device_list_early() skipped, if any. */
-void rxd_verbs_wait_links(void);
 
 /**
  * Create the CQ of a GSI QP: as ibv_create_cq(), up to RXD_GSI_MAX_CQE

@@ -5,9 +5,6 @@
  * RXD_CONFIG file (unless the program already did), and starts rxd from
  * RXD_CONFIG / RXD_ADDR / RXD_MTU / RXD_LOG.  The calling
  * thread becomes the EAL main lcore; engines run on the other lcores.
- * Then it waits for the links, unless the CM asked to set its QP1s up
- * first (so that no MAD a peer sends as soon as the link is up finds no
- * QP1 to receive it).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -100,7 +97,6 @@ start_eal(void)
 }
 
 static bool eal_ours;
-static long links_unwaited_ms;  /**< wait still owed by the first start */
 
 #define LINK_WAIT_MS_DEFAULT 5000
 #define LINK_WAIT_MS_MAX 3600000
@@ -163,18 +159,8 @@ stop_at_exit(void)
 		rte_eal_cleanup();
 }
 
-void
-rxd_verbs_wait_links_owed(void)
-{
-	long ms = links_unwaited_ms;
-
-	links_unwaited_ms = 0;
-	if (ms > 0)
-		wait_for_links(ms);
-}
-
 int
-rxd_verbs_start(bool wait_links)
+rxd_verbs_start(void)
 {
 	char *argv[] = { "rxd", NULL };
 	int argc = 1, rc;
@@ -197,8 +183,6 @@ rxd_verbs_start(bool wait_links)
 		return rc;
 	}
 	atexit(stop_at_exit);
-	links_unwaited_ms = wait_ms;
-	if (wait_links)
-		rxd_verbs_wait_links_owed();
+	wait_for_links(wait_ms);
 	return 0;
 }
