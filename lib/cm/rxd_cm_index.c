@@ -4,7 +4,8 @@
  * not O(N^2): ids by our comm ID and passive ids by the peer's comm ID
  * and GID (hash tables with chains through the ids, doubled when full),
  * the listeners (a list of their own), and the ids' timers (a binary
- * min-heap on the due time).  Callers hold rxd_cm.lock.
+ * min-heap on the due time).  Emptied, a table or the heap gives its
+ * memory back, so that a storm leaves no trace.  Callers hold rxd_cm.lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -119,7 +120,11 @@ table_del(struct table *t, struct rxd_cm_id *c)
 	     pp = link_of(t, *pp))
 		if (*pp == c) {
 			*pp = *link_of(t, c);
-			t->n--;
+			if (--t->n == 0) {
+				free(t->b);
+				t->b = NULL;
+				t->n_buckets = 0;
+			}
 			return;
 		}
 }
@@ -276,6 +281,12 @@ rxd_cm_timer_stop(struct rxd_cm_id *c)
 		return;
 	c->heap_pos = 0;
 	last = heap.at[--heap.n];
+	if (heap.n == 0) {
+		free(heap.at);
+		heap.at = NULL;
+		heap.cap = 0;
+		return;
+	}
 	if (last == c)
 		return;
 	heap_put(i - 1, last);
