@@ -48,10 +48,19 @@ s=$!
 for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 # shellcheck disable=SC2046
 "$storm" $(eal client c) -- --ip 10.0.0.2/24 10.0.0.2 10.0.0.1 7471 "$n" \
-	>"$dir/c.out" 2>&1 &
+	"$dir/go" >"$dir/c.out" 2>&1 &
+g=$!
+# the storm starts once the listener has shown its baseline
+for _ in $(seq 1200); do
+	grep -q "^cm listener requests" "$dir/s.out" && break
+	kill -0 $s 2>/dev/null || break
+	sleep 0.1
+done
+touch "$dir/go"
 wait $s
 rc=$?
-kill %2 2>/dev/null
+kill $g 2>/dev/null
+wait $g 2>/dev/null
 cat "$dir/c.out"
 grep -E "^cm (ids|events|mem_bytes|resent|timeouts|mads_rx) |^cm listener" \
 	"$dir/s.out"

@@ -6,9 +6,10 @@
  * to QP1 of DST, for the rdma_cm TCP port PORT.  The REPs that answer them
  * are never read (QP1 has no receive posted) and no RTU is ever sent: the
  * peer's CM resends each REP until it gives the connection up.  No CM
- * runs here.  The process stays up (answering ARP) until killed.
+ * runs here.  It sends once the file GO exists (the listener has taken
+ * its baseline), then stays up (answering ARP) until killed.
  *
- * Usage: cm-req-storm EAL-ARGS -- [RXD-OPTS] SRC-IPV4 DST-IPV4 PORT COUNT
+ * Usage: cm-req-storm EAL-ARGS -- [RXD-OPTS] SRC-IPV4 DST-IPV4 PORT COUNT GO
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -155,12 +156,14 @@ main(int argc, char **argv)
 	if (n < 0 || (argc -= n, argv += n, rxd_start(&argc, argv)) != 0)
 		die("starting rxd");
 	atexit(rxd_stop);
-	if (argc != 5)
-		die("usage: SRC-IPV4 DST-IPV4 PORT COUNT; parsing");
+	if (argc != 6)
+		die("usage: SRC-IPV4 DST-IPV4 PORT COUNT GO; parsing");
 	v4_gid(argv[1], src);
 	v4_gid(argv[2], dst);
 	count = (unsigned int)atoi(argv[4]);
 	wait_link();
+	while (access(argv[5], F_OK) != 0)
+		usleep(10000);
 	if (rxd_resolve(0, dst, mac, 10000) != 0)   /* none held back */
 		die("resolving DST");
 	list = ibv_get_device_list(NULL);
