@@ -30,8 +30,6 @@ rxd_cm_counters(struct rxd_cm_counters *c)
 
 	pthread_mutex_lock(&rxd_cm.lock);
 	*c = rxd_cm.count;
-	c->drop_malformed = __atomic_load_n(&rxd_cm.count.drop_malformed,
-					    __ATOMIC_RELAXED);
 	c->drop_qp1 = 0;
 	for (i = 0; i < rxd_cm.n_dev; i++)
 		if (rxd_qp_stats(rxd_cm.dev[i].port,

@@ -7,8 +7,8 @@
  * completion channels and a wake eventfd until a MAD arrives or a timer
  * is due, then hands MADs to the state machine (rxd_cm_id.c).
  */
-#include <endian.h>
 #include <assert.h>
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -170,8 +170,9 @@ mad_received(struct rxd_cm_dev *d, const struct ibv_wc *wc)
 	    wc->byte_len < SLOT_LEN ||
 	    rxd_cm_mad_decode(slot + RXD_CM_GRH_LEN,
 			      wc->byte_len - RXD_CM_GRH_LEN, &m) != 0) {
-		__atomic_add_fetch(&rxd_cm.count.drop_malformed, 1,
-				   __ATOMIC_RELAXED);
+		pthread_mutex_lock(&rxd_cm.lock);
+		rxd_cm.count.drop_malformed++;
+		pthread_mutex_unlock(&rxd_cm.lock);
 		return;
 	}
 	if (slot[20] >> 4 == 4) {       /* IPv4 header in bytes 20..39 */

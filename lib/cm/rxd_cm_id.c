@@ -110,10 +110,11 @@ rxd_cm_send_to(struct rxd_cm_dev *dev, uint8_t sgid_index, const uint8_t dgid[16
 	rxd_cm_mad_encode(m, mad);
 	if (keep != NULL)
 		memcpy(keep, mad, RXD_MAD_LEN);
-	if (rxd_cm_gsi_send(dev, sgid_index, dgid, mad) != 0 &&
-	    ++rxd_cm.count.drop_tx)
-		fprintf(stderr, "rxd cm: cannot send %s on port %u\n",
-			rxd_cm_attr_name(m->attr_id), dev->port);
+	if (rxd_cm_gsi_send(dev, sgid_index, dgid, mad) == 0)
+		return;
+	rxd_cm.count.drop_tx++;
+	fprintf(stderr, "rxd cm: cannot send %s on port %u\n",
+		rxd_cm_attr_name(m->attr_id), dev->port);
 }
 
 void
