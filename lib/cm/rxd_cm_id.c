@@ -16,7 +16,7 @@
 #include "rxd_cm_priv.h"
 
 #define TIMER_CAP_MS 1000
-#define DATA_POLL_MS 10
+#define DATA_POLL_MS 10   /**< first look for data before the RTU */
 
 static uint32_t
 rand32(void)
@@ -132,12 +132,15 @@ rxd_cm_send_armed(struct rxd_cm_id *c, const struct rxd_cm_msg *m)
 	c->retry.timeout_ms = answer_ms();
 	c->retry.left = RXD_CM_MAX_RETRIES;
 	c->retry.deadline_ms = rxd_cm_now_ms() + c->retry.timeout_ms;
+	c->data_poll_ms = DATA_POLL_MS;
 	rxd_cm_schedule(c);
 	rxd_cm_wake();
 }
 
-/* The timer runs at the resend deadline; while REP_SENT, every
- * DATA_POLL_MS too, to see data that comes before the RTU. */
+/* The timer runs at the resend deadline; while REP_SENT, also after
+ * DATA_POLL_MS, then twice as long each time, to see data that comes
+ * before the RTU (a look costs a call to the engine: in a storm of N
+ * connections N ids wait for their RTU at once). */
 void
 rxd_cm_schedule(struct rxd_cm_id *c)
 {
@@ -147,7 +150,7 @@ rxd_cm_schedule(struct rxd_cm_id *c)
 		rxd_cm_timer_stop(c);
 		return;
 	}
-	poll = rxd_cm_now_ms() + DATA_POLL_MS;
+	poll = rxd_cm_now_ms() + c->data_poll_ms;
 	if (c->state == RXD_CMS_REP_SENT && poll < when)
 		when = poll;
 	if (rxd_cm_timer_at(c, when) != 0)
@@ -339,10 +342,12 @@ timed_out(struct rxd_cm_id *c)
 static void
 id_timer(struct rxd_cm_id *c, uint64_t now)
 {
-	if (c->state == RXD_CMS_REP_SENT && c->id.qp != NULL &&
-	    rxd_cm_qp_rx(c) > c->rx_base) {
-		rxd_cm_established(c, NULL);     /* data before the RTU */
-		return;
+	if (c->state == RXD_CMS_REP_SENT && c->id.qp != NULL) {
+		if (rxd_cm_qp_rx(c) > c->rx_base) {
+			rxd_cm_established(c, NULL);  /* data before the RTU */
+			return;
+		}
+		c->data_poll_ms *= 2;
 	}
 	if (c->retry.deadline_ms == 0 || now < c->retry.deadline_ms) {
 		rxd_cm_schedule(c);

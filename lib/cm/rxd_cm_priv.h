@@ -119,6 +119,7 @@ struct rxd_cm_id {
 	enum ibv_mtu mtu;
 	uint8_t tos;
 	uint64_t rx_base;             /**< QP rx packets at REP time */
+	unsigned int data_poll_ms;    /**< REP_SENT: next look at rx_base */
 	struct rxd_cm_retry retry;
 	/* rdma_create_ep's QP attributes, for rdma_get_request */
 	struct ibv_qp_init_attr *ep_attr;
