@@ -142,6 +142,11 @@ int tp_set_fault(const struct tp_args *a);
 int tp_capture_start(const struct tp_args *a);
 int tp_capture_stop(const struct tp_args *a);
 int tp_wait_link(const struct tp_args *a);
+
+/* testpmd_cm.c */
+int tp_cm_listen(const struct tp_args *a);
+int tp_show_cm(const struct tp_args *a);
+int tp_wait_cm(const struct tp_args *a);
 bool tp_port_ok(unsigned int port);
 bool tp_sleep_ms(unsigned int ms);
 

@@ -70,6 +70,9 @@ WORD(w_capture, 0, "capture");
 WORD(w_cap_start, 1, "start");
 WORD(w_cap_stop, 1, "stop");
 WORD(w_listen, 0, "listen");
+WORD(w_cm, 0, "cm");
+WORD(w_cm1, 1, "cm");
+WORD(w_listen1, 1, "listen");
 WORD(w_connect, 0, "connect");
 WORD(w_start, 0, "start");
 WORD(w_stop, 0, "stop");
@@ -117,6 +120,16 @@ CMD(c_show_stats, tp_show_stats,
 CMD(c_show_mem, tp_show_mem,
     "show mem: bytes per QP and per outstanding WQE",
     &w_show.hdr, &w_mem.hdr);
+CMD(c_show_cm, tp_show_cm,
+    "show cm: the connection manager's MAD, id and memory counters",
+    &w_show.hdr, &w_cm1.hdr);
+CMD(c_cm_listen, tp_cm_listen,
+    "cm listen PORT: accept every rdma_cm request to PORT (an RC QP each)",
+    &w_cm.hdr, &w_listen1.hdr, &n_tcp_port.hdr);
+CMD(c_wait_cm, tp_wait_cm,
+    "wait cm COUNT SECONDS: wait until COUNT requests came to the listener "
+    "and the CM holds no id but its listeners again",
+    &w_wait.hdr, &w_cm1.hdr, &n_count.hdr, &n_seconds.hdr);
 CMD(c_set_fault, tp_set_fault,
     "set fault PORT rx|tx drop|dup|reorder|reorder_depth|corrupt|cut|"
     "drop_opcode|only_qpn VALUE: change one fault of a port (rates as 0.05 or 5%)",
@@ -163,7 +176,8 @@ CMD(c_wait_link, tp_wait_link,
 
 cmdline_parse_ctx_t tp_ctx[] = {
 	&c_help, &c_show_ports, &c_show_gids, &c_show_neigh, &c_show_qps,
-	&c_show_stats, &c_show_mem, &c_set_fault, &c_stats_period,
+	&c_show_stats, &c_show_mem, &c_show_cm, &c_cm_listen, &c_wait_cm,
+	&c_set_fault, &c_stats_period,
 	&c_conn_gid, &c_cap_start, &c_cap_stop, &c_listen, &c_connect,
 	&c_start, &c_start_count, &c_stop, &c_wait_traffic, &c_wait_rx,
 	&c_wait_link, &c_sleep, &c_quit, NULL,

@@ -21,6 +21,12 @@ struct rxd_cm_pending {
 	uint8_t mad[RXD_MAD_LEN];
 };
 
+size_t
+rxd_cm_backlog_entry_bytes(void)
+{
+	return sizeof(struct rxd_cm_pending);
+}
+
 int
 rxd_cm_backlog_add(struct rxd_cm_dev *dev, uint8_t sgid_index,
 		   const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN])
@@ -29,6 +35,7 @@ rxd_cm_backlog_add(struct rxd_cm_dev *dev, uint8_t sgid_index,
 
 	if (p == NULL)
 		return ENOMEM;
+	rxd_cm.n_backlog++;
 	p->next = NULL;
 	p->sgid_index = sgid_index;
 	memcpy(p->dgid, dgid, 16);
@@ -52,5 +59,6 @@ rxd_cm_backlog_flush(struct rxd_cm_dev *dev)
 		if (dev->backlog == NULL)
 			dev->backlog_tail = NULL;
 		free(p);
+		rxd_cm.n_backlog--;
 	}
 }

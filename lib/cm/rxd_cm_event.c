@@ -87,6 +87,7 @@ rdma_destroy_event_channel(struct rdma_event_channel *channel)
 	while ((e = ch->head) != NULL) {
 		ch->head = e->next;
 		free(e);
+		rxd_cm.n_events--;
 	}
 	ch->tail = NULL;
 	ch->dead = true;
@@ -107,6 +108,7 @@ rxd_cm_event_push(struct rxd_cm_id *id, struct rxd_cm_id *listen,
 
 	if (e == NULL)
 		return NULL;
+	rxd_cm.n_events++;
 	e->ev.id = &id->id;
 	e->ev.listen_id = listen != NULL ? &listen->id : NULL;
 	e->ev.event = type;
@@ -148,6 +150,7 @@ rxd_cm_event_drop(struct rxd_cm_id *id)
 		if (event_of(e, id)) {
 			*pp = e->next;
 			free(e);
+			rxd_cm.n_events--;
 		} else {
 			ch->tail = e;
 			pp = &e->next;
@@ -262,6 +265,7 @@ rdma_ack_cm_event(struct rdma_cm_event *event)
 		id->events_out--;
 		pthread_cond_broadcast(&id->acked);
 	}
+	rxd_cm.n_events--;
 	pthread_mutex_unlock(&rxd_cm.lock);
 	free(event);  /* the event is the first member of rxd_cm_event */
 	return 0;

@@ -7,6 +7,7 @@
  * completion channels and a wake eventfd until a MAD arrives or a timer
  * is due, then hands MADs to the state machine (rxd_cm_id.c).
  */
+#include <assert.h>
 #include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -94,24 +95,6 @@ gsi_ready(struct rxd_cm_dev *d)
 	return 0;
 }
 
-/* QP1 with the deepest receive queue the device takes (rx_depth). */
-static struct ibv_qp *
-gsi_qp_deepest(struct rxd_cm_dev *d, struct ibv_qp_init_attr *qa)
-{
-	struct ibv_qp *qp;
-
-	d->rx_depth = RXD_CM_GSI_DEPTH;
-	while (d->rx_depth > d->cqe - d->tx_depth)
-		d->rx_depth /= 2;
-	for (;; d->rx_depth /= 2) {
-		qa->cap.max_recv_wr = d->rx_depth;
-		qp = rxd_verbs_create_gsi_qp(d->pd, qa);
-		if (qp != NULL || errno != EINVAL ||
-		    d->rx_depth <= RXD_CM_GSI_MIN_DEPTH)
-			return qp;
-	}
-}
-
 /* QP1 and its CQ, channel and buffers on an opened device. */
 static int
 gsi_create(struct rxd_cm_dev *d)
@@ -119,6 +102,7 @@ gsi_create(struct rxd_cm_dev *d)
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
 		.cap = { .max_send_wr = d->tx_depth,
+			 .max_recv_wr = d->rx_depth,
 			 .max_send_sge = 1, .max_recv_sge = 1,
 			 .max_inline_data = RXD_MAD_LEN },
 		.sq_sig_all = 1,
@@ -127,12 +111,12 @@ gsi_create(struct rxd_cm_dev *d)
 	d->gsi_ch = ibv_create_comp_channel(d->verbs);
 	if (d->gsi_ch == NULL)
 		return errno;
-	d->gsi_cq = ibv_create_cq(d->verbs, (int)d->cqe, NULL, d->gsi_ch, 0);
+	d->gsi_cq = rxd_verbs_create_gsi_cq(d->verbs, (int)d->cqe, d->gsi_ch);
 	if (d->gsi_cq == NULL)
 		return ENOMEM;
 	qa.send_cq = d->gsi_cq;
 	qa.recv_cq = d->gsi_cq;
-	d->gsi_qp = gsi_qp_deepest(d, &qa);
+	d->gsi_qp = rxd_verbs_create_gsi_qp(d->pd, &qa);
 	if (d->gsi_qp == NULL)
 		return errno ? errno : ENOMEM;
 	d->rx_buf = calloc(d->rx_depth, SLOT_LEN);
@@ -152,6 +136,11 @@ dev_open(struct rxd_cm_dev *d, struct ibv_device *ibdev, unsigned int port)
 	struct ibv_device_attr da;
 	struct ibv_port_attr pa;
 
+	static_assert(SEND_DEPTH <= RXD_GSI_MAX_WR &&
+		      RXD_CM_GSI_DEPTH <= RXD_GSI_MAX_WR &&
+		      SEND_DEPTH + RXD_CM_GSI_DEPTH <= RXD_GSI_MAX_CQE,
+		      "QP1's queues within its own limits");
+
 	d->port = port;
 	d->verbs = ibv_open_device(ibdev);
 	if (d->verbs == NULL)
@@ -161,13 +150,9 @@ dev_open(struct rxd_cm_dev *d, struct ibv_device *ibdev, unsigned int port)
 		return EIO;
 	d->guid = be64toh(da.node_guid);
 	d->mtu = pa.active_mtu;
-	d->tx_depth = da.max_qp_wr > 0 && da.max_qp_wr < SEND_DEPTH ?
-		(unsigned int)da.max_qp_wr : SEND_DEPTH;
-	d->cqe = d->tx_depth + RXD_CM_GSI_DEPTH;
-	if (da.max_cqe > 0 && (unsigned int)da.max_cqe < d->cqe)
-		d->cqe = (unsigned int)da.max_cqe;
-	if (d->cqe < d->tx_depth + RXD_CM_GSI_MIN_DEPTH)
-		return EINVAL;
+	d->tx_depth = SEND_DEPTH;
+	d->rx_depth = RXD_CM_GSI_DEPTH;
+	d->cqe = d->tx_depth + d->rx_depth;
 	d->pd = ibv_alloc_pd(d->verbs);
 	if (d->pd == NULL)
 		return ENOMEM;
@@ -182,11 +167,14 @@ mad_received(struct rxd_cm_dev *d, const struct ibv_wc *wc)
 	struct rxd_cm_msg m;
 
 	if (wc->status != IBV_WC_SUCCESS || wc->src_qp != 1 ||
-	    wc->byte_len < SLOT_LEN)
+	    wc->byte_len < SLOT_LEN ||
+	    rxd_cm_mad_decode(slot + RXD_CM_GRH_LEN,
+			      wc->byte_len - RXD_CM_GRH_LEN, &m) != 0) {
+		pthread_mutex_lock(&rxd_cm.lock);
+		rxd_cm.count.drop_malformed++;
+		pthread_mutex_unlock(&rxd_cm.lock);
 		return;
-	if (rxd_cm_mad_decode(slot + RXD_CM_GRH_LEN,
-			      wc->byte_len - RXD_CM_GRH_LEN, &m) != 0)
-		return;
+	}
 	if (slot[20] >> 4 == 4) {       /* IPv4 header in bytes 20..39 */
 		memset(sgid, 0, 10);
 		sgid[10] = sgid[11] = 0xff;
@@ -195,6 +183,7 @@ mad_received(struct rxd_cm_dev *d, const struct ibv_wc *wc)
 		memcpy(sgid, slot + 8, 16);
 	}
 	pthread_mutex_lock(&rxd_cm.lock);
+	rxd_cm.count.mads_rx++;
 	rxd_cm_id_input(d, sgid, &m);
 	pthread_mutex_unlock(&rxd_cm.lock);
 }
@@ -286,6 +275,8 @@ stop_at_exit(void)
 	__atomic_store_n(&rxd_cm.stop, true, __ATOMIC_RELEASE);
 	rxd_cm_wake();
 	pthread_join(rxd_cm.thread, NULL);
+	if (getenv("RXD_CM_STATS") != NULL)
+		rxd_cm_counters_print(stderr);
 }
 
 static int
@@ -364,6 +355,8 @@ rxd_cm_gsi_post(struct rxd_cm_dev *dev, uint8_t sgid_index,
 	wr.wr.ud.remote_qkey = RXD_CM_QKEY;
 	rc = ibv_post_send(dev->gsi_qp, &wr, &bad);
 	ibv_destroy_ah(ah);   /* the WQE holds a copy of the address */
+	if (rc == 0)
+		rxd_cm.count.mads_tx++;
 	return rc;
 }
 
@@ -378,5 +371,6 @@ rxd_cm_gsi_send(struct rxd_cm_dev *dev, uint8_t sgid_index,
 		if (rc != ENOMEM)
 			return rc;
 	}
+	rxd_cm.count.backlogged++;
 	return rxd_cm_backlog_add(dev, sgid_index, dgid, mad);
 }

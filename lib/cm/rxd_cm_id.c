@@ -16,7 +16,7 @@
 #include "rxd_cm_priv.h"
 
 #define TIMER_CAP_MS 1000
-#define DATA_POLL_MS 10
+#define DATA_POLL_MS 10   /**< first look for data before the RTU */
 
 static uint32_t
 rand32(void)
@@ -43,20 +43,26 @@ rxd_cm_service_id(enum rdma_port_space ps, uint16_t port)
 void
 rxd_cm_id_link(struct rxd_cm_id *c)
 {
+	c->prev = NULL;
 	c->next = rxd_cm.ids;
+	if (c->next != NULL)
+		c->next->prev = c;
 	rxd_cm.ids = c;
+	if (++rxd_cm.count.ids > rxd_cm.count.ids_peak)
+		rxd_cm.count.ids_peak = rxd_cm.count.ids;
 }
 
 void
 rxd_cm_id_unlink(struct rxd_cm_id *c)
 {
-	struct rxd_cm_id **pp;
-
-	for (pp = &rxd_cm.ids; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			return;
-		}
+	rxd_cm_index_forget(c);
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		rxd_cm.ids = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	rxd_cm.count.ids--;
 }
 
 /* IBTA time code to ms, as Linux's cm_convert_to_ms. */
@@ -78,18 +84,15 @@ answer_ms(void)
 	return 2 * rxd_cm_time_ms(RXD_CM_PKT_LIFE) + rxd_cm_time_ms(RXD_CM_RESP_TIMEOUT);
 }
 
-uint32_t
-rxd_cm_new_comm_id(void)
+void
+rxd_cm_take_comm_id(struct rxd_cm_id *c)
 {
-	struct rxd_cm_id *c;
 	uint32_t v;
 
-again:
-	v = rand32();
-	for (c = rxd_cm.ids; c != NULL; c = c->next)
-		if (c->local_comm_id == v)
-			goto again;
-	return v ? v : 1;
+	do
+		v = rand32();
+	while (v == 0 || rxd_cm_index_find_comm_id(v) != NULL);
+	rxd_cm_index_comm_id(c, v);
 }
 
 uint64_t
@@ -107,9 +110,11 @@ rxd_cm_send_to(struct rxd_cm_dev *dev, uint8_t sgid_index, const uint8_t dgid[16
 	rxd_cm_mad_encode(m, mad);
 	if (keep != NULL)
 		memcpy(keep, mad, RXD_MAD_LEN);
-	if (rxd_cm_gsi_send(dev, sgid_index, dgid, mad) != 0)
-		fprintf(stderr, "rxd cm: cannot send %s on port %u\n",
-			rxd_cm_attr_name(m->attr_id), dev->port);
+	if (rxd_cm_gsi_send(dev, sgid_index, dgid, mad) == 0)
+		return;
+	rxd_cm.count.drop_tx++;
+	fprintf(stderr, "rxd cm: cannot send %s on port %u\n",
+		rxd_cm_attr_name(m->attr_id), dev->port);
 }
 
 void
@@ -127,37 +132,51 @@ rxd_cm_send_armed(struct rxd_cm_id *c, const struct rxd_cm_msg *m)
 	c->retry.timeout_ms = answer_ms();
 	c->retry.left = RXD_CM_MAX_RETRIES;
 	c->retry.deadline_ms = rxd_cm_now_ms() + c->retry.timeout_ms;
+	c->data_poll_ms = DATA_POLL_MS;
+	rxd_cm_schedule(c);
 	rxd_cm_wake();
+}
+
+/* The timer runs at the resend deadline; while REP_SENT, also after
+ * DATA_POLL_MS, then twice as long each time, to see data that comes
+ * before the RTU (a look costs a call to the engine: in a storm of N
+ * connections N ids wait for their RTU at once). */
+void
+rxd_cm_schedule(struct rxd_cm_id *c)
+{
+	uint64_t when = c->retry.deadline_ms, poll;
+
+	if (when == 0) {
+		rxd_cm_timer_stop(c);
+		return;
+	}
+	poll = rxd_cm_now_ms() + c->data_poll_ms;
+	if (c->state == RXD_CMS_REP_SENT && poll < when)
+		when = poll;
+	if (rxd_cm_timer_at(c, when) != 0)
+		fprintf(stderr, "rxd cm: no memory for a timer\n");
 }
 
 void
 rxd_cm_disarm(struct rxd_cm_id *c)
 {
 	c->retry.deadline_ms = 0;
+	rxd_cm_timer_stop(c);
 }
 
 struct rxd_cm_id *
 rxd_cm_id_by_comm_id(uint32_t local)
 {
-	struct rxd_cm_id *c;
+	struct rxd_cm_id *c = rxd_cm_index_find_comm_id(local);
 
-	for (c = rxd_cm.ids; c != NULL; c = c->next)
-		if (c->local_comm_id == local && c->state != RXD_CMS_LISTEN)
-			return c;
-	return NULL;
+	return c != NULL && c->state != RXD_CMS_LISTEN ? c : NULL;
 }
 
 /* The id a peer's message is about: our comm ID, their comm ID, GID. */
 struct rxd_cm_id *
 rxd_cm_id_by_peer(uint32_t remote, const uint8_t sgid[16])
 {
-	struct rxd_cm_id *c;
-
-	for (c = rxd_cm.ids; c != NULL; c = c->next)
-		if (c->remote_comm_id == remote && c->passive &&
-		    memcmp(c->dgid, sgid, 16) == 0)
-			return c;
-	return NULL;
+	return rxd_cm_index_find_peer(remote, sgid);
 }
 
 static bool
@@ -179,7 +198,7 @@ rxd_cm_listener(struct rxd_cm_dev *dev, uint64_t sid, const uint8_t dst[16])
 	struct rxd_cm_id *c;
 	uint8_t gid[16];
 
-	for (c = rxd_cm.ids; c != NULL; c = c->next) {
+	for (c = rxd_cm_index_listeners(); c != NULL; c = c->listen_next) {
 		const struct sockaddr *sa = &c->id.route.addr.src_addr;
 
 		if (c->state != RXD_CMS_LISTEN ||
@@ -233,7 +252,7 @@ rxd_cm_id_child(struct rxd_cm_id *l, struct rxd_cm_dev *dev, const uint8_t sgid[
 	memcpy(c->id.route.addr.addr.ibaddr.sgid.raw, c->sgid, 16);
 	memcpy(c->id.route.addr.addr.ibaddr.dgid.raw, c->dgid, 16);
 	c->id.route.addr.addr.ibaddr.pkey = 0xffff;
-	c->local_comm_id = rxd_cm_new_comm_id();
+	rxd_cm_take_comm_id(c);
 	c->local_psn = rxd_cm_new_psn();
 	c->ack_timeout = RXD_CM_ACK_TIMEOUT;
 	c->mtu = dev->mtu;
@@ -319,42 +338,44 @@ timed_out(struct rxd_cm_id *c)
 	rxd_cm_fail(c, RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT, NULL);
 }
 
-static unsigned int
+/* A due timer of @p c: data before the RTU, or a resend (or giving up). */
+static void
 id_timer(struct rxd_cm_id *c, uint64_t now)
 {
-	if (c->state == RXD_CMS_REP_SENT && c->id.qp != NULL &&
-	    rxd_cm_qp_rx(c) > c->rx_base) {
-		rxd_cm_established(c, NULL);     /* data before the RTU */
-		return TIMER_CAP_MS;
-	}
-	if (c->retry.deadline_ms == 0)
-		return TIMER_CAP_MS;
-	if (now >= c->retry.deadline_ms) {
-		if (c->retry.left == 0) {
-			timed_out(c);
-			return TIMER_CAP_MS;
+	if (c->state == RXD_CMS_REP_SENT && c->id.qp != NULL) {
+		if (rxd_cm_qp_rx(c) > c->rx_base) {
+			rxd_cm_established(c, NULL);  /* data before the RTU */
+			return;
 		}
-		c->retry.left--;
-		c->retry.deadline_ms = now + c->retry.timeout_ms;
-		fprintf(stderr, "rxd cm: no answer to %s in %u ms, resending\n",
-			rxd_cm_attr_name(c->retry.attr_id), c->retry.timeout_ms);
-		rxd_cm_gsi_send(c->dev, c->sgid_index, c->dgid, c->retry.mad);
+		c->data_poll_ms *= 2;
 	}
-	if (c->state == RXD_CMS_REP_SENT)
-		return DATA_POLL_MS;
-	return (unsigned int)(c->retry.deadline_ms - now);
+	if (c->retry.deadline_ms == 0 || now < c->retry.deadline_ms) {
+		rxd_cm_schedule(c);
+		return;
+	}
+	if (c->retry.left == 0) {
+		rxd_cm.count.timeouts++;
+		timed_out(c);
+		return;
+	}
+	c->retry.left--;
+	c->retry.deadline_ms = now + c->retry.timeout_ms;
+	rxd_cm.count.resent++;
+	fprintf(stderr, "rxd cm: no answer to %s in %u ms, resending\n",
+		rxd_cm_attr_name(c->retry.attr_id), c->retry.timeout_ms);
+	rxd_cm_gsi_send(c->dev, c->sgid_index, c->dgid, c->retry.mad);
+	rxd_cm_schedule(c);
 }
 
 unsigned int
 rxd_cm_id_timers(uint64_t now)
 {
-	unsigned int wait = TIMER_CAP_MS, w;
 	struct rxd_cm_id *c;
+	uint64_t next;
 
-	for (c = rxd_cm.ids; c != NULL; c = c->next) {
-		w = id_timer(c, now);
-		if (w < wait)
-			wait = w;
-	}
-	return wait;
+	while ((c = rxd_cm_timer_due(now)) != NULL)
+		id_timer(c, now);
+	next = rxd_cm_timer_next();
+	return next - now < TIMER_CAP_MS ? (unsigned int)(next - now) :
+		TIMER_CAP_MS;
 }

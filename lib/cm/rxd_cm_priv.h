@@ -11,23 +11,25 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rdma/rdma_cma.h>
+
+#include "rxd/rxd_cm.h"
 
 #include "rxd_cm_mad.h"
 
 #define RXD_CM_MAX_DEVS 8
 /**
- * Receive buffers per GSI QP, at most: a storm of N connections brings N
- * REQs (then N DREQs) at once, faster than the CM thread takes them, and
- * a UD QP without a posted buffer drops the MAD, which then costs its
- * sender a response timeout.  Bounded by the CQ (max_cqe less the send
- * queue), then halved while the device refuses the depth (its rq_depth,
- * 1024 by default), down to RXD_CM_GSI_MIN_DEPTH.
+ * Receive buffers of each GSI QP: a storm of N connections brings N
+ * REQs and N RTUs (then N DREQs and N DREPs) at once, faster than the CM
+ * thread takes them, and a UD QP without a posted buffer drops the MAD,
+ * which then costs its sender a response timeout.  QP1 has limits of its
+ * own (RXD_GSI_MAX_WR), so [limits] rq_depth does not bound it.
  */
 #define RXD_CM_GSI_DEPTH 8192
-#define RXD_CM_GSI_MIN_DEPTH 64
 #define RXD_CM_GRH_LEN 40
 #define RXD_CM_PKT_LIFE 16           /**< packet lifetime, IBTA time code */
 #define RXD_CM_RESP_TIMEOUT 20       /**< CM response timeout (4.096us*2^x) */
@@ -117,13 +119,21 @@ struct rxd_cm_id {
 	enum ibv_mtu mtu;
 	uint8_t tos;
 	uint64_t rx_base;             /**< QP rx packets at REP time */
+	unsigned int data_poll_ms;    /**< REP_SENT: next look at rx_base */
 	struct rxd_cm_retry retry;
 	/* rdma_create_ep's QP attributes, for rdma_get_request */
 	struct ibv_qp_init_attr *ep_attr;
 	struct ibv_pd *ep_pd;
 	unsigned int events_out;      /**< delivered, not acknowledged */
 	pthread_cond_t acked;
-	struct rxd_cm_id *next;       /**< in rxd_cm.ids */
+	struct rxd_cm_id *next, *prev;  /**< in rxd_cm.ids */
+	/* rxd_cm_index.c */
+	struct rxd_cm_id *comm_next;  /**< chain by local_comm_id */
+	struct rxd_cm_id *peer_next;  /**< chain by remote_comm_id, dgid */
+	struct rxd_cm_id *listen_next;
+	bool peer_indexed, listening;
+	unsigned int heap_pos;        /**< 1 + place in the timer heap, or 0 */
+	uint64_t timer_ms;            /**< when the timer heap runs it */
 };
 
 /** An event and the private data it points at. */
@@ -152,6 +162,8 @@ struct rxd_cm {
 	int wake_fd;
 	bool stop;
 	uint64_t tid_next;
+	struct rxd_cm_counters count;   /**< but drop_qp1, mem_bytes */
+	uint64_t n_events, n_backlog;   /**< allocated, for mem_bytes */
 };
 
 extern struct rxd_cm rxd_cm;
@@ -168,6 +180,12 @@ int rxd_cm_backlog_add(struct rxd_cm_dev *dev, uint8_t sgid_index,
 		       const uint8_t dgid[16], const uint8_t mad[RXD_MAD_LEN]);
 /** Post kept MADs, oldest first, while the send queue takes them. */
 void rxd_cm_backlog_flush(struct rxd_cm_dev *dev);
+/** Bytes one kept MAD takes. */
+size_t rxd_cm_backlog_entry_bytes(void);
+
+/* rxd_cm_counters.c */
+/** Print every counter, one "rxd cm: NAME VALUE" line each. */
+void rxd_cm_counters_print(FILE *f);
 
 /* rxd_cm_gsi.c */
 /** Start the CM once per process (devices, GSI QPs, thread). 0 or errno. */
@@ -219,14 +237,16 @@ int rxd_cm_sync_wait(struct rxd_cm_id *c, enum rdma_cm_event_type want);
 #define RXD_CM_SIDR_PDATA_MAX (216 - RXD_CM_IP_HDR_LEN)
 
 /* rxd_cm_id.c (callers hold rxd_cm.lock) */
-/** Link a new id into rxd_cm.ids / unlink it. */
+/** Link a new id into rxd_cm.ids / unlink it (and from every index). */
 void rxd_cm_id_link(struct rxd_cm_id *c);
 void rxd_cm_id_unlink(struct rxd_cm_id *c);
 /** A random 24-bit starting PSN. */
 uint32_t rxd_cm_new_psn(void);
-/** A comm ID no id uses; a new transaction ID. */
-uint32_t rxd_cm_new_comm_id(void);
+/** Give @p c a comm ID no id uses (indexed); a new transaction ID. */
+void rxd_cm_take_comm_id(struct rxd_cm_id *c);
 uint64_t rxd_cm_new_tid(void);
+/** Run @p c's timer when its resend is due (and poll REP_SENT's QP). */
+void rxd_cm_schedule(struct rxd_cm_id *c);
 /** The service ID of a port space and port. */
 uint64_t rxd_cm_service_id(enum rdma_port_space ps, uint16_t port);
 /** An IBTA time code (4.096 us * 2^code) in ms, as Linux rounds it. */
@@ -265,6 +285,29 @@ void rxd_cm_fail(struct rxd_cm_id *c, enum rdma_cm_event_type type,
 		 int status, const struct rxd_cm_msg *m);
 /** Run due timers; @return ms until the next one (or a cap). */
 unsigned int rxd_cm_id_timers(uint64_t now);
+
+/* rxd_cm_index.c (callers hold rxd_cm.lock) */
+/** Index @p c under a new local comm ID (which it takes). */
+void rxd_cm_index_comm_id(struct rxd_cm_id *c, uint32_t comm_id);
+/** Index passive @p c under the peer's comm ID (which it takes). */
+void rxd_cm_index_peer(struct rxd_cm_id *c, uint32_t remote);
+/** Add @p c to the listeners / the first listener (then listen_next). */
+void rxd_cm_index_listen(struct rxd_cm_id *c);
+struct rxd_cm_id *rxd_cm_index_listeners(void);
+/** The id of a local comm ID / of a peer's comm ID and GID, or NULL. */
+struct rxd_cm_id *rxd_cm_index_find_comm_id(uint32_t comm_id);
+struct rxd_cm_id *rxd_cm_index_find_peer(uint32_t remote, const uint8_t gid[16]);
+/** Drop @p c from every index and the timer heap. */
+void rxd_cm_index_forget(struct rxd_cm_id *c);
+/** Bytes the indexes hold. */
+size_t rxd_cm_index_bytes(void);
+/** Run @p c's timer at @p when (ms) / not at all. 0 or ENOMEM. */
+int rxd_cm_timer_at(struct rxd_cm_id *c, uint64_t when);
+void rxd_cm_timer_stop(struct rxd_cm_id *c);
+/** Take the id whose timer is due first, if due by @p now, or NULL. */
+struct rxd_cm_id *rxd_cm_timer_due(uint64_t now);
+/** When the first timer is due (UINT64_MAX: none). */
+uint64_t rxd_cm_timer_next(void);
 
 /* rxd_cm_recv.c (callers hold rxd_cm.lock) */
 /** Handle a MAD from @p sgid on @p dev. */

@@ -62,6 +62,7 @@ req_input(struct rxd_cm_dev *dev, const uint8_t sgid[16],
 	}
 	l = rxd_cm_listener(dev, m->f[RXD_CMF_SERVICE_ID], h.dst);
 	if (l == NULL || l->id.ps == RDMA_PS_UDP) {
+		rxd_cm.count.rej_no_listener++;
 		reply_rej(dev, sgid, h.dst, m, RXD_CM_REJ_INVALID_SID);
 		return;
 	}
@@ -70,7 +71,7 @@ req_input(struct rxd_cm_dev *dev, const uint8_t sgid[16],
 		return;
 	c->state = RXD_CMS_REQ_RCVD;
 	c->tid = m->tid;
-	c->remote_comm_id = (uint32_t)m->f[RXD_CMF_LOCAL_COMM_ID];
+	rxd_cm_index_peer(c, (uint32_t)m->f[RXD_CMF_LOCAL_COMM_ID]);
 	c->remote_qpn = (uint32_t)m->f[RXD_CMF_LOCAL_QPN];
 	c->remote_psn = (uint32_t)m->f[RXD_CMF_START_PSN];
 	c->retry_cnt = (uint8_t)m->f[RXD_CMF_RETRY_CNT];
@@ -133,6 +134,7 @@ mra_input(struct rxd_cm_id *c, const struct rxd_cm_msg *m)
 		return;
 	c->retry.deadline_ms = rxd_cm_now_ms() + 2 * rxd_cm_time_ms(RXD_CM_PKT_LIFE)
 		+ rxd_cm_time_ms((unsigned int)m->f[RXD_CMF_SERVICE_TIMEOUT]);
+	rxd_cm_schedule(c);
 }
 
 static void
@@ -214,7 +216,7 @@ sidr_req_input(struct rxd_cm_dev *dev, const uint8_t sgid[16],
 		return;
 	c->state = RXD_CMS_SIDR_REQ_RCVD;
 	c->tid = m->tid;
-	c->remote_comm_id = (uint32_t)m->f[RXD_CMF_REQUEST_ID];
+	rxd_cm_index_peer(c, (uint32_t)m->f[RXD_CMF_REQUEST_ID]);
 	rxd_cm_ud_params(rxd_cm_event_push(c, l, RDMA_CM_EVENT_CONNECT_REQUEST, 0,
 				    m->pdata + RXD_CM_IP_HDR_LEN,
 				    RXD_CM_SIDR_PDATA_MAX), c, 0, 0);
@@ -275,10 +277,14 @@ rxd_cm_id_input(struct rxd_cm_dev *dev, const uint8_t sgid[16],
 		if (handlers[i].attr_id != m->attr_id)
 			continue;
 		c = rxd_cm_id_by_comm_id((uint32_t)m->f[handlers[i].our_id]);
-		if (c != NULL && c->dev == dev && !memcmp(c->dgid, sgid, 16))
+		if (c != NULL && c->dev == dev && !memcmp(c->dgid, sgid, 16)) {
 			handlers[i].fn(c, m);
-		else if (m->attr_id == RXD_CM_DREQ)  /* as Linux: answer */
+			return;
+		}
+		rxd_cm.count.drop_unmatched++;
+		if (m->attr_id == RXD_CM_DREQ)  /* as Linux: answer */
 			send_drep(dev, 1, sgid, m);
 		return;
 	}
+	rxd_cm.count.drop_malformed++;
 }

@@ -43,7 +43,7 @@ sidr_connect(struct rxd_cm_id *c, const struct rdma_conn_param *p)
 	rxd_cm_msg_init(&m, RXD_CM_SIDR_REQ, rxd_cm_new_tid());
 	if (copy_pdata(&m, RXD_CM_IP_HDR_LEN, RXD_CM_SIDR_PDATA_MAX, p) != 0)
 		return EINVAL;
-	c->local_comm_id = rxd_cm_new_comm_id();
+	rxd_cm_take_comm_id(c);
 	m.f[RXD_CMF_REQUEST_ID] = c->local_comm_id;
 	m.f[RXD_CMF_PKEY] = 0xffff;
 	m.f[RXD_CMF_SERVICE_ID] = rxd_cm_service_id(c->id.ps, c->dport);
@@ -78,7 +78,7 @@ rxd_cm_id_connect(struct rxd_cm_id *c, const struct rdma_conn_param *p)
 	rxd_cm_msg_init(&m, RXD_CM_REQ, c->tid);
 	if (copy_pdata(&m, RXD_CM_IP_HDR_LEN, RXD_CM_REQ_PDATA_MAX, p) != 0)
 		return EINVAL;
-	c->local_comm_id = rxd_cm_new_comm_id();
+	rxd_cm_take_comm_id(c);
 	c->resp_res = p ? p->responder_resources : RXD_CM_RD_ATOMIC;
 	c->init_depth = p ? p->initiator_depth : RXD_CM_RD_ATOMIC;
 	c->retry_cnt = p && p->retry_count < 7 ? p->retry_count : 7;

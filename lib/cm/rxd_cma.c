@@ -87,7 +87,7 @@ say_goodbye(struct rxd_cm_id *c)
 	else if (c->state == RXD_CMS_REQ_RCVD ||
 		 c->state == RXD_CMS_SIDR_REQ_RCVD)
 		rxd_cm_id_reject(c, NULL, 0);
-	c->retry.deadline_ms = 0;
+	rxd_cm_disarm(c);
 }
 
 int
@@ -302,8 +302,10 @@ rdma_listen(struct rdma_cm_id *id, int backlog)
 	if (rc == 0 && c->state != RXD_CMS_BOUND)
 		rc = EINVAL;
 	(void)backlog;          /* not enforced */
-	if (rc == 0)
+	if (rc == 0) {
 		c->state = RXD_CMS_LISTEN;
+		rxd_cm_index_listen(c);
+	}
 	pthread_mutex_unlock(&rxd_cm.lock);
 	return rxd_cm_result(rc);
 }

@@ -2,7 +2,8 @@
 /*
  * Completion channels and CQs: create, resize, destroy, poll (classic and
  * extended), arming, and the completion events delivered through the
- * channel's eventfd (so poll()/epoll on channel->fd work).
+ * channel's eventfd (so poll()/epoll on channel->fd work); QP1's CQ, which
+ * has its own size limit.
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,6 +18,7 @@
 
 #include "rxd_cq.h"
 #include "rxd_qp_core.h"
+#include "rxd_verbs_gsi.h"
 
 #define CQ_POLL_BURST 32
 #define CQ_YIELD_EVERY 64
@@ -132,9 +134,10 @@ static const uint64_t cq_wc_flags_known = IBV_WC_EX_WITH_BYTE_LEN |
 static void set_ex_poll_ops(struct rxd_cq *cq);
 
 static int
-check_cq_attr(struct rxd_context *ctx, const struct ibv_cq_init_attr_ex *a)
+check_cq_attr(struct rxd_context *ctx, const struct ibv_cq_init_attr_ex *a,
+	      uint32_t max_cqe)
 {
-	if (a->cqe == 0 || a->cqe > rxd_verbs.conf.cq_depth)
+	if (a->cqe == 0 || a->cqe > max_cqe)
 		return EINVAL;
 	if ((int)a->comp_vector >= ctx->vctx.context.num_comp_vectors)
 		return EINVAL;
@@ -151,13 +154,14 @@ check_cq_attr(struct rxd_context *ctx, const struct ibv_cq_init_attr_ex *a)
 	return 0;
 }
 
-struct ibv_cq_ex *
-rxd_verbs_create_cq_ex(struct ibv_context *context,
-		       struct ibv_cq_init_attr_ex *attr)
+/* A CQ of at most max_cqe entries. */
+static struct ibv_cq_ex *
+create_cq(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr,
+	  uint32_t max_cqe)
 {
 	struct rxd_context *ctx = rxd_ctx(context);
 	struct rxd_cq *cq;
-	int rc = check_cq_attr(ctx, attr);
+	int rc = check_cq_attr(ctx, attr, max_cqe);
 
 	if (rc != 0 || (cq = calloc(1, sizeof(*cq))) == NULL) {
 		errno = rc ? rc : ENOMEM;
@@ -187,9 +191,18 @@ rxd_verbs_create_cq_ex(struct ibv_context *context,
 	return &cq->cqx;
 }
 
-struct ibv_cq *
-ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
-	      struct ibv_comp_channel *channel, int comp_vector)
+struct ibv_cq_ex *
+rxd_verbs_create_cq_ex(struct ibv_context *context,
+		       struct ibv_cq_init_attr_ex *attr)
+{
+	return create_cq(context, attr, rxd_verbs.conf.cq_depth);
+}
+
+/* ibv_create_cq's arguments, at most max_cqe entries. */
+static struct ibv_cq *
+create_cq_basic(struct ibv_context *context, int cqe, void *cq_context,
+		struct ibv_comp_channel *channel, int comp_vector,
+		uint32_t max_cqe)
 {
 	struct ibv_cq_init_attr_ex a = {
 		.cqe = cqe < 0 ? 0 : (uint32_t)cqe,
@@ -199,9 +212,25 @@ ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
 			(uint32_t)comp_vector,
 		.wc_flags = IBV_WC_STANDARD_FLAGS,
 	};
-	struct ibv_cq_ex *cqx = rxd_verbs_create_cq_ex(context, &a);
+	struct ibv_cq_ex *cqx = create_cq(context, &a, max_cqe);
 
 	return cqx == NULL ? NULL : ibv_cq_ex_to_cq(cqx);
+}
+
+struct ibv_cq *
+ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
+	      struct ibv_comp_channel *channel, int comp_vector)
+{
+	return create_cq_basic(context, cqe, cq_context, channel, comp_vector,
+			       rxd_verbs.conf.cq_depth);
+}
+
+struct ibv_cq *
+rxd_verbs_create_gsi_cq(struct ibv_context *context, int cqe,
+			struct ibv_comp_channel *channel)
+{
+	return create_cq_basic(context, cqe, NULL, channel, 0,
+			       RXD_GSI_MAX_CQE);
 }
 
 struct resize_arg {

@@ -66,11 +66,23 @@ qpn_free(unsigned int port, uint32_t qpn)
 	pthread_mutex_unlock(&qpn_lock);
 }
 
+/* The deepest send and receive queues a QP may have: QP1 has its own. */
+static void
+depth_limits(uint32_t qpn, uint32_t *sq, uint32_t *rq)
+{
+	const struct rxd_conf *conf = &rxd_verbs.conf;
+
+	*sq = qpn == RXD_QPN_GSI ? RXD_GSI_MAX_WR : conf->sq_depth;
+	*rq = qpn == RXD_QPN_GSI ? RXD_GSI_MAX_WR : conf->rq_depth;
+}
+
 static int
-check_init_attr(struct rxd_context *ctx, const struct ibv_qp_init_attr_ex *a)
+check_init_attr(struct rxd_context *ctx, const struct ibv_qp_init_attr_ex *a,
+		uint32_t qpn)
 {
 	const struct rxd_conf *conf = &rxd_verbs.conf;
 	const struct ibv_qp_cap *c = &a->cap;
+	uint32_t sq_max, rq_max;
 
 	if (!(a->comp_mask & IBV_QP_INIT_ATTR_PD) || a->pd == NULL ||
 	    a->send_cq == NULL || a->recv_cq == NULL)
@@ -89,9 +101,10 @@ check_init_attr(struct rxd_context *ctx, const struct ibv_qp_init_attr_ex *a)
 	if ((a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
 	    (a->send_ops_flags & ~send_ops_known))
 		return EOPNOTSUPP;
-	if (c->max_send_wr > conf->sq_depth || c->max_send_sge > RXD_MAX_SGE ||
+	depth_limits(qpn, &sq_max, &rq_max);
+	if (c->max_send_wr > sq_max || c->max_send_sge > RXD_MAX_SGE ||
 	    c->max_inline_data > RXD_MAX_INLINE ||
-	    (a->srq == NULL && (c->max_recv_wr > conf->rq_depth ||
+	    (a->srq == NULL && (c->max_recv_wr > rq_max ||
 				c->max_recv_sge > RXD_MAX_SGE)))
 		return EINVAL;
 	if (a->pd->context != &ctx->vctx.context ||
@@ -193,7 +206,7 @@ create_qp(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr,
 {
 	struct rxd_context *ctx = rxd_ctx(context);
 	struct rxd_qp *qp;
-	int rc = check_init_attr(ctx, attr);
+	int rc = check_init_attr(ctx, attr, qpn);
 
 	if (rc != 0 || (qp = calloc(1, sizeof(*qp))) == NULL) {
 		errno = rc ? rc : ENOMEM;
