@@ -110,7 +110,7 @@ describe_set(char *buf, uint32_t size, uint32_t *used, uint32_t set)
 		if (!(set & 1u << i) || *used >= size)
 			continue;
 		n = snprintf(buf + *used, size - *used, "%s%s",
-			     *used == 0 || buf[*used - 1] == '(' ? "" : " ",
+			     *used == 0 || buf[*used - 1] == ' ' ? "" : " ",
 			     feature_names[i]);
 		*used += n > 0 ? (uint32_t)n : 0;
 	}

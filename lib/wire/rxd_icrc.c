@@ -22,6 +22,7 @@
 #define RXD_HAVE_CLMUL 1
 #endif
 
+#include "rxd_copy.h"
 #include "rxd_cpu.h"
 #include "rxd_icrc.h"
 #include "rxd_wire.h"
@@ -731,7 +732,7 @@ icrc_moving(const uint8_t *ip, uint32_t hdr_len, uint8_t *dst,
 						       pad));
 	}
 #endif
-	memcpy(dst, src, len);
+	rxd_copy(dst, src, len);
 	return rxd_icrc_compute(ip, hdr_len + len + pad);
 }
 
