@@ -10,8 +10,6 @@
 
 #include "rxd_cpu.h"
 
-#define NAME_MAX_LEN 16
-
 static const char *const feature_names[RXD_CPU_N_FEATURES] = {
 	[RXD_CPU_SSE41] = "sse4.1",
 	[RXD_CPU_PCLMUL] = "pclmul",

@@ -41,7 +41,9 @@
 #   RXD_CPU_FEATURES_OFF  CPU features rxd must not use (e.g. avx512f: the
 #                  code paths of an AVX2-only CPU); the table's first
 #                  lines name the CPU, its flags and the paths chosen
-# The whole run takes about 3 minutes with the defaults.
+# The whole run takes about 6 minutes with the defaults on a quiet machine
+# (estimated from the 4 it took before the READ, SEND and perftest rows of
+# path MTU 1024 and 4096 were added; 8 to 15 minutes for 3 rounds under load).
 set -u
 build=${1:-build}
 secs=${BENCH_SECONDS:-3}
