@@ -97,7 +97,7 @@ watcher_setup(void)
 	prctl(PR_SET_TIMERSLACK, WATCH_TIMER_SLACK_NS, 0, 0, 0);
 }
 
-/* How long to sleep after an empty pass, WATCH_BUSY_US after the last work. */
+/* The watcher's back-off after empty passes (watch_idle()). */
 struct watch_backoff {
 	uint64_t busy;         /* WATCH_BUSY_US in TSC cycles */
 	uint64_t last_work;    /* TSC of the last pass that found work */
@@ -134,7 +134,8 @@ watch_idle(struct watch_backoff *b, unsigned int work)
 /*
  * While the program drives the engines, look again after a sleep that
  * doubles from WATCH_APP_SLEEP_MIN_US up to WATCH_APP_SLEEP_MAX_US (each
- * wake-up takes the program's core for a moment).  Otherwise be their loop (watch_idle()).
+ * wake-up takes the program's core for a moment).  Otherwise be their
+ * loop (watch_idle()).
  */
 static void *
 watch(void *arg)
