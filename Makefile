@@ -2,7 +2,7 @@
 # Thin wrapper over meson, in the style of DPDK-world projects:
 #   make demo   install what is missing, build, run the main demo
 #   make test   install what is missing, build, run the whole test suite
-#   make bench  the benchmarks of doc/performance.md (about 4 minutes)
+#   make bench  the benchmarks of doc/performance.md (about 6 minutes)
 #   make deb    Debian packages rxd, librxd0, librxd-dev in build-deb/
 #               (debhelper; lintian must report no error)
 #   make fuzz   libFuzzer on the frame parser, the CM MAD codec and the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The show commands about state: ports, GIDs, the neighbour cache, the QPs
+ * The show commands about state: ports (with the data path's CPU
+ * features, ICRC and copy implementations), GIDs, the neighbour cache, the QPs
  * this tool created, and the memory a QP takes (rxd_qp_memory()).  The
  * counters are in testpmd_stats.c.
  */
@@ -13,6 +14,9 @@
 #include <rte_common.h>
 
 #include "testpmd.h"
+#include "wire/rxd_copy.h"
+#include "wire/rxd_cpu.h"
+#include "wire/rxd_icrc.h"
 
 #define MAX_NEIGH 64
 
@@ -41,6 +45,18 @@ mac_str(const uint8_t m[6], char *buf, size_t len)
 		 m[3], m[4], m[5]);
 }
 
+/* What the data path runs on this CPU (RXD_CPU_FEATURES_OFF applied). */
+static void
+show_data_path(void)
+{
+	char cpu[128];
+
+	printf("data path: ICRC %s, copy %s; CPU features %s\n",
+	       rxd_crc32_impl_name(rxd_crc32_get_impl()),
+	       rxd_copy_impl_name(rxd_copy_get_impl()),
+	       rxd_cpu_describe(cpu, sizeof(cpu)));
+}
+
 int
 tp_show_ports(const struct tp_args *a)
 {
@@ -49,6 +65,7 @@ tp_show_ports(const struct tp_args *a)
 	unsigned int p;
 
 	(void)a;
+	show_data_path();
 	for (p = 0; p < rxd_port_count(); p++) {
 		if (rxd_port_info(p, &info) != 0) {
 			fprintf(stderr, "show ports: port %u: %s\n", p,

@@ -6,9 +6,13 @@
  * program that stops calling (a perftest server blocked in read(), a
  * thread asleep in ibv_get_cq_event) must still answer its peer, as a NIC
  * would: a watcher thread runs the engines whenever the program has not
- * done so for WATCH_QUIET_US, and sleeps while it does.
+ * done so for WATCH_QUIET_US, and sleeps while it does.  While traffic
+ * flows it busy-polls like an engine lcore, pinned to the program's main
+ * lcore's CPUs with an lcore id of its own; only after WATCH_BUSY_US
+ * without work does it back off, by the engines' idle policy.
  */
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -21,9 +25,11 @@
 #include "rxd_stack.h"
 
 #define WATCH_QUIET_US 100u      /* the program drives the engines */
-#define WATCH_SLEEP_MIN_US 50u
-#define WATCH_SLEEP_MAX_US 1000u /* idle: at most 1000 wake-ups a second */
-#define WATCH_SPINS 1000u        /* empty passes before sleeping */
+#define WATCH_BUSY_US 2000u      /* traffic flows: no sleep after work */
+#define WATCH_SLEEP_MIN_US 1u    /* idle engines: the first sleep */
+#define WATCH_APP_SLEEP_MIN_US 50u /* while the program drives them */
+#define WATCH_APP_SLEEP_MAX_US 1000u /* at most 1000 wake-ups a second */
+#define WATCH_TIMER_SLACK_NS 1000ul /* sleeps of a few us, not of 50 */
 
 static uint64_t app_polled;      /* TSC of the program's last rxd_poll() */
 static bool watching;
@@ -59,46 +65,100 @@ rxd_poll(void)
 }
 
 /*
- * While the program drives the engines, look again after a sleep that
- * doubles up to WATCH_SLEEP_MAX_US (each wake-up takes the program's core
- * for a moment).  Otherwise be their loop: run passes, spin through
- * WATCH_SPINS empty ones (traffic comes in bursts), then sleep, doubling
- * from WATCH_SLEEP_MIN_US up to the maximum.
+ * The program's main lcore's CPUs, where the program's thread runs (EAL
+ * pinned it): the watcher runs when that thread waits, on a core whose
+ * caches hold the program's buffers, and not on another engine's core.
  */
-static void *
-watch(void *arg)
+static void
+pin_to_main_lcore(void)
 {
-	uint64_t quiet = rte_get_tsc_hz() / 1000000 * WATCH_QUIET_US;
-	unsigned int sleep_us = WATCH_SLEEP_MIN_US, empty = 0;
+	rte_cpuset_t cpus = rte_lcore_cpuset(rte_get_main_lcore());
 
-	(void)arg;
-	/*
-	 * An lcore id gives this thread its own mempool caches: without one
-	 * every mbuf the port allocates or frees goes through the pool's
-	 * shared ring, and memif then copies frames into cold buffers.
-	 * Without an id to spare the engines still run, more slowly.
-	 */
+	if (CPU_COUNT(&cpus) != 0 &&
+	    pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
+		rte_log(RTE_LOG_NOTICE, rxd_logtype_stack, "rxd: the inline "
+			"watcher cannot be pinned to the main lcore's CPUs\n");
+}
+
+/*
+ * An lcore id gives this thread its own mempool caches: without one
+ * every mbuf the port allocates or frees goes through the pool's shared
+ * ring, and memif then copies frames into cold buffers.  Without an id to
+ * spare the engines still run, more slowly.
+ */
+static void
+watcher_setup(void)
+{
+	pin_to_main_lcore();
 	if (rte_thread_register() != 0)
 		rte_log(RTE_LOG_NOTICE, rxd_logtype_stack, "rxd: the inline "
 			"watcher has no lcore id (%s): no mempool cache\n",
 			rte_strerror(rte_errno));
+	prctl(PR_SET_TIMERSLACK, WATCH_TIMER_SLACK_NS, 0, 0, 0);
+}
+
+/* The watcher's back-off after empty passes (watch_idle()). */
+struct watch_backoff {
+	uint64_t busy;         /* WATCH_BUSY_US in TSC cycles */
+	uint64_t last_work;    /* TSC of the last pass that found work */
+	unsigned int sleep_us; /* the last sleep; 0: none since work */
+	unsigned int max_us;   /* the engines' idle_sleep_max_us */
+};
+
+/*
+ * After a pass: spin while traffic flows (work within WATCH_BUSY_US),
+ * then do what an idle engine lcore does (rxd.conf's idle policy): spin,
+ * pause, or sleep doubling from WATCH_SLEEP_MIN_US up to its maximum.
+ */
+static void
+watch_idle(struct watch_backoff *b, unsigned int work)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (work != 0) {
+		b->last_work = now;
+		b->sleep_us = 0;
+		return;
+	}
+	if (now - b->last_work < b->busy || rxd_stk.conf.idle == RXD_IDLE_SPIN)
+		return;
+	if (rxd_stk.conf.idle == RXD_IDLE_PAUSE) {
+		rte_pause();
+		return;
+	}
+	b->sleep_us = b->sleep_us ? RTE_MIN(b->sleep_us * 2, b->max_us) :
+		WATCH_SLEEP_MIN_US;
+	usleep(b->sleep_us);
+}
+
+/*
+ * While the program drives the engines, look again after a sleep that
+ * doubles from WATCH_APP_SLEEP_MIN_US up to WATCH_APP_SLEEP_MAX_US (each
+ * wake-up takes the program's core for a moment).  Otherwise be their
+ * loop (watch_idle()).
+ */
+static void *
+watch(void *arg)
+{
+	uint64_t us = rte_get_tsc_hz() / 1000000;
+	struct watch_backoff b = {
+		.busy = us * WATCH_BUSY_US,
+		.max_us = RTE_MAX(rxd_stk.conf.idle_sleep_max_us, 1u),
+	};
+	unsigned int app_sleep_us = WATCH_APP_SLEEP_MIN_US;
+
+	(void)arg;
+	watcher_setup();
 	while (__atomic_load_n(&watching, __ATOMIC_ACQUIRE)) {
 		if (rte_rdtsc() - __atomic_load_n(&app_polled,
-						  __ATOMIC_RELAXED) < quiet) {
-			empty = 0;
-			usleep(sleep_us);
-			sleep_us = RTE_MIN(sleep_us * 2, WATCH_SLEEP_MAX_US);
+				__ATOMIC_RELAXED) < us * WATCH_QUIET_US) {
+			usleep(app_sleep_us);
+			app_sleep_us = RTE_MIN(app_sleep_us * 2,
+					       WATCH_APP_SLEEP_MAX_US);
 			continue;
 		}
-		if (run_inline() != 0) {
-			empty = 0;
-			sleep_us = WATCH_SLEEP_MIN_US;
-		} else if (++empty < WATCH_SPINS) {
-			rte_pause();
-		} else {
-			usleep(sleep_us);
-			sleep_us = RTE_MIN(sleep_us * 2, WATCH_SLEEP_MAX_US);
-		}
+		app_sleep_us = WATCH_APP_SLEEP_MIN_US;
+		watch_idle(&b, run_inline());
 	}
 	rte_thread_unregister();
 	return NULL;

@@ -11,6 +11,7 @@
 #include <rte_cycles.h>
 #include <rte_random.h>
 
+#include "rxd_copy.h"
 #include "rxd_rc.h"
 
 int
@@ -326,9 +327,9 @@ rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 			return false;
 		p = rxd_mr_addr(mr, sge[i].addr + off);
 		if (to_sge)
-			memcpy(p, buf, n);
+			rxd_copy(p, buf, n);
 		else
-			memcpy(buf, p, n);
+			rxd_copy(buf, p, n);
 		buf += n;
 		len -= n;
 		off = 0;

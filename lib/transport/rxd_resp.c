@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "rxd_copy.h"
 #include "rxd_rc.h"
 
 enum resp_err {
@@ -155,7 +156,7 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 				    dst))
 			return RESP_CORRUPT;
 	} else if (p->payload_len) {
-		memcpy(rxd_mr_addr(rc->wmr, rc->wva),
+		rxd_copy(rxd_mr_addr(rc->wmr, rc->wva),
 		       rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
 		       p->payload_len);
 	}

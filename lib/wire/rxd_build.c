@@ -5,6 +5,7 @@
  * zero pad, the IPv4 checksum, the ICRC and (if asked) the UDP checksum.
  */
 #include "rxd_bytes.h"
+#include "rxd_copy.h"
 #include "rxd_exthdr.h"
 #include "rxd_icrc.h"
 #include "rxd_wire.h"
@@ -140,7 +141,7 @@ rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
 					  pkt->payload_len, pad);
 	} else {
 		if (payload != NULL)
-			memcpy(p, payload, pkt->payload_len);
+			rxd_copy(p, payload, pkt->payload_len);
 		pkt->icrc = rxd_icrc_compute(ip, (uint32_t)(p - ip) +
 					     pkt->payload_len + pad);
 	}

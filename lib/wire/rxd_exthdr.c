@@ -158,11 +158,12 @@ static const struct {
 void
 rxd_exthdr_get(struct rxd_pkt *pkt, const uint8_t *p)
 {
-	unsigned int i;
+	unsigned int i, left = pkt->op->hdrs;
 
-	for (i = 0; i < EXTHDR_COUNT; i++) {
-		if (!(pkt->op->hdrs & exthdr_table[i].hdr))
+	for (i = 0; left != 0 && i < EXTHDR_COUNT; i++) {
+		if (!(left & exthdr_table[i].hdr))
 			continue;
+		left &= ~exthdr_table[i].hdr;
 		exthdr_table[i].get(pkt, p);
 		p += exthdr_table[i].len;
 	}
@@ -171,11 +172,12 @@ rxd_exthdr_get(struct rxd_pkt *pkt, const uint8_t *p)
 void
 rxd_exthdr_put(const struct rxd_pkt *pkt, uint8_t *p)
 {
-	unsigned int i;
+	unsigned int i, left = pkt->op->hdrs;
 
-	for (i = 0; i < EXTHDR_COUNT; i++) {
-		if (!(pkt->op->hdrs & exthdr_table[i].hdr))
+	for (i = 0; left != 0 && i < EXTHDR_COUNT; i++) {
+		if (!(left & exthdr_table[i].hdr))
 			continue;
+		left &= ~exthdr_table[i].hdr;
 		exthdr_table[i].put(pkt, p);
 		p += exthdr_table[i].len;
 	}

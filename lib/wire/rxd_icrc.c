@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ICRC: CRC-32 (Ethernet polynomial, reflected) and the RoCEv2 masking of
- * variant fields.  Three CRC-32 implementations with the same raw-state
- * interface, chosen at start-up from the CPU flags: slicing-by-8 tables
- * (any CPU; also short buffers and tails), PCLMULQDQ folding of 4 x 16
- * bytes (x86, buffers of 64 bytes and more) and VPCLMULQDQ folding of
- * 4 x 64 bytes (x86 with AVX-512, 256 bytes and more).  With CLMUL, an
+ * variant fields.  Four CRC-32 implementations with the same raw-state
+ * interface, chosen at start-up from the CPU features rxd_cpu_has() allows
+ * (CPUID less RXD_CPU_FEATURES_OFF): slicing-by-8 tables (any CPU; also
+ * short buffers and tails), PCLMULQDQ folding of 4 x 16 bytes (x86,
+ * buffers of 64 bytes and more), VPCLMULQDQ folding of 8 x 32 bytes (AVX2
+ * without AVX-512, 256 bytes and more) and of 4 x 64 bytes (AVX-512, 256
+ * bytes and more).  With CLMUL, an
  * ICRC is one fold chain over the masked headers and the payload, ended
  * by a Barrett reduction; a frame being built has its payload copied in
  * by that chain (rxd_icrc_copy).
@@ -20,6 +22,8 @@
 #define RXD_HAVE_CLMUL 1
 #endif
 
+#include "rxd_copy.h"
+#include "rxd_cpu.h"
 #include "rxd_icrc.h"
 #include "rxd_wire.h"
 
@@ -209,6 +213,8 @@ fold_constants(uint64_t k[2], unsigned int distance)
 #define CLMUL_TARGET __attribute__((target("pclmul,sse4.1")))
 #define VCLMUL_TARGET \
 	__attribute__((target("pclmul,sse4.1,avx512f,vpclmulqdq")))
+#define VCLMUL256_TARGET \
+	__attribute__((target("pclmul,sse4.1,avx2,vpclmulqdq")))
 
 CLMUL_TARGET static inline __m128i
 fold(__m128i x, __m128i k)
@@ -375,6 +381,75 @@ vclmul_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 	return clmul_tail(_mm_xor_si128(x0, x1), p, d, len);
 }
 
+/* Fold the two 16-byte lanes of x by k and XOR y in. */
+VCLMUL256_TARGET static inline __m256i
+fold256(__m256i x, __m256i k, __m256i y)
+{
+	return _mm256_xor_si256(_mm256_xor_si256(
+		_mm256_clmulepi64_epi128(x, k, 0x00),
+		_mm256_clmulepi64_epi128(x, k, 0x11)), y);
+}
+
+VCLMUL256_TARGET static inline __m256i
+take256(const uint8_t *p, uint8_t *d)
+{
+	__m256i v = _mm256_loadu_si256((const __m256i *)p);
+
+	if (d != NULL)
+		_mm256_storeu_si256((__m256i *)d, v);
+	return v;
+}
+
+VCLMUL256_TARGET static inline __m256i
+broadcast256(const uint64_t k[2])
+{
+	return _mm256_broadcastsi128_si256(load128((const uint8_t *)k));
+}
+
+#define YMM_CHAINS 8   /* 8 x 32 bytes in flight: 16 independent lanes */
+
+/*
+ * As clmul_continue with AVX2's 256-bit VPCLMULQDQ, for CPUs without
+ * AVX-512: 8 chains of 32 bytes per step (VPCLMULQDQ's latency is hidden
+ * only with many independent folds in flight); len >= VCLMUL_MIN_LEN.
+ */
+VCLMUL256_TARGET static uint32_t
+vclmul256_continue(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
+{
+	const __m256i k16 = broadcast256(k_fold16);
+	__m256i y[YMM_CHAINS];
+	__m128i lo, hi;
+	unsigned int i;
+
+	x = fold(x, load128((const uint8_t *)k_fold1));
+	/* unrolled: the chains stay in registers */
+#pragma GCC unroll 8
+	for (i = 0; i < YMM_CHAINS; i++)
+		y[i] = take256(p + 32 * i, ADVANCE(d, 32 * i));
+	y[0] = _mm256_xor_si256(y[0], _mm256_zextsi128_si256(x));
+	for (p += 256, d = ADVANCE(d, 256), len -= 256; len >= 256;
+	     p += 256, d = ADVANCE(d, 256), len -= 256)
+#pragma GCC unroll 8
+		for (i = 0; i < YMM_CHAINS; i++)
+			y[i] = fold256(y[i], k16, take256(p + 32 * i,
+						ADVANCE(d, 32 * i)));
+	/* the chains onto the last: 128, then 64, then 32 bytes on */
+#pragma GCC unroll 4
+	for (i = 0; i < 4; i++)
+		y[i + 4] = fold256(y[i], broadcast256(k_fold8), y[i + 4]);
+	y[6] = fold256(y[4], broadcast256(k_fold4), y[6]);
+	y[7] = fold256(y[5], broadcast256(k_fold4), y[7]);
+	y[7] = fold256(y[6], broadcast256(k_fold2), y[7]);
+	for (; len >= 32; p += 32, d = ADVANCE(d, 32), len -= 32)
+		y[7] = fold256(y[7], broadcast256(k_fold2), take256(p, d));
+	lo = _mm256_castsi256_si128(y[7]);
+	hi = _mm256_extracti128_si256(y[7], 1);
+	x = _mm_xor_si128(fold(lo, load128((const uint8_t *)k_fold1)), hi);
+	/* Clean upper state: legacy-SSE code (DPDK's) slows down after us. */
+	_mm256_zeroupper();
+	return clmul_tail(x, p, d, len);
+}
+
 /*
  * After the pending block x, with the fastest implementation in use;
  * copying to d unless it is NULL.
@@ -384,6 +459,8 @@ continue_after(__m128i x, const uint8_t *p, uint8_t *d, size_t len)
 {
 	if (crc_impl == RXD_CRC32_VCLMUL && len >= VCLMUL_MIN_LEN)
 		return vclmul_continue(x, p, d, len);
+	if (crc_impl == RXD_CRC32_VCLMUL256 && len >= VCLMUL_MIN_LEN)
+		return vclmul256_continue(x, p, d, len);
 	return clmul_continue(x, p, d, len);
 }
 
@@ -489,8 +566,8 @@ icrc_clmul_copy(const uint8_t *ip, const uint8_t *mask, uint32_t n,
 static bool
 cpu_has(enum rxd_crc32_impl impl)
 {
-	bool clmul = __builtin_cpu_supports("pclmul") &&
-		__builtin_cpu_supports("sse4.1");
+	bool clmul = rxd_cpu_has(RXD_CPU_PCLMUL) && rxd_cpu_has(RXD_CPU_SSE41);
+	bool vclmul = clmul && rxd_cpu_has(RXD_CPU_VPCLMUL);
 
 	switch (impl) {
 	case RXD_CRC32_TABLE:
@@ -498,8 +575,11 @@ cpu_has(enum rxd_crc32_impl impl)
 	case RXD_CRC32_CLMUL:
 		return clmul;
 	case RXD_CRC32_VCLMUL:
-		return clmul && __builtin_cpu_supports("avx512f") &&
-			__builtin_cpu_supports("vpclmulqdq");
+		return vclmul && rxd_cpu_has(RXD_CPU_AVX512F);
+	case RXD_CRC32_VCLMUL256:
+		return vclmul && rxd_cpu_has(RXD_CPU_AVX2);
+	case RXD_CRC32_N_IMPLS:
+		break;
 	}
 	return false;
 }
@@ -522,9 +602,10 @@ crc_clmul_init(void)
 	k_chunk1[0] = reflect(xn_mod_p(96), 33);
 	k_barrett[0] = reflect(mu_of_p(), 33);
 	k_barrett[1] = reflect(CRC32_POLY_FULL, 33);
-	__builtin_cpu_init();
 	if (cpu_has(RXD_CRC32_VCLMUL))
 		crc_impl = RXD_CRC32_VCLMUL;
+	else if (cpu_has(RXD_CRC32_VCLMUL256))
+		crc_impl = RXD_CRC32_VCLMUL256;
 	else if (cpu_has(RXD_CRC32_CLMUL))
 		crc_impl = RXD_CRC32_CLMUL;
 }
@@ -557,11 +638,23 @@ rxd_crc32_get_impl(void)
 	return crc_impl;
 }
 
+const char *
+rxd_crc32_impl_name(enum rxd_crc32_impl impl)
+{
+	static const char *const names[RXD_CRC32_N_IMPLS] = {
+		[RXD_CRC32_TABLE] = "table (slicing-by-8)",
+		[RXD_CRC32_CLMUL] = "PCLMULQDQ 4x16",
+		[RXD_CRC32_VCLMUL] = "VPCLMULQDQ-512 4x64 (AVX-512)",
+		[RXD_CRC32_VCLMUL256] = "VPCLMULQDQ-256 8x32 (AVX2)",
+	};
+
+	return (unsigned int)impl < RXD_CRC32_N_IMPLS ? names[impl] : "?";
+}
+
 int
 rxd_crc32_set_impl(enum rxd_crc32_impl impl)
 {
-	if (impl != RXD_CRC32_TABLE && impl != RXD_CRC32_CLMUL &&
-	    impl != RXD_CRC32_VCLMUL)
+	if ((unsigned int)impl >= RXD_CRC32_N_IMPLS)
 		return -1;
 	if (!cpu_has(impl))
 		return -1;
@@ -639,7 +732,7 @@ icrc_moving(const uint8_t *ip, uint32_t hdr_len, uint8_t *dst,
 						       pad));
 	}
 #endif
-	memcpy(dst, src, len);
+	rxd_copy(dst, src, len);
 	return rxd_icrc_compute(ip, hdr_len + len + pad);
 }
 

@@ -22,10 +22,15 @@ enum rxd_crc32_impl {
 	RXD_CRC32_TABLE = 0, /**< slicing-by-8 tables, any CPU */
 	RXD_CRC32_CLMUL,     /**< PCLMULQDQ folding (x86), 64 bytes and up */
 	RXD_CRC32_VCLMUL,    /**< + AVX-512 VPCLMULQDQ, 256 bytes and up */
+	RXD_CRC32_VCLMUL256, /**< AVX2 + 256-bit VPCLMULQDQ, 256 bytes and up */
+	RXD_CRC32_N_IMPLS
 };
 
 /** The implementation in use (the fastest the CPU has, at start-up). */
 enum rxd_crc32_impl rxd_crc32_get_impl(void);
+
+/** The implementation's name ("VPCLMULQDQ-256"), for reports. */
+const char *rxd_crc32_impl_name(enum rxd_crc32_impl impl);
 
 /**
  * Force an implementation (tests and benchmarks; not while other threads

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * icrc-bench: how fast is rxd's CRC-32 (lib/wire, seedable: slicing-by-8
- * tables, PCLMULQDQ and AVX-512 VPCLMULQDQ folding) against DPDK's
+ * tables, PCLMULQDQ, AVX2 and AVX-512 VPCLMULQDQ folding) against DPDK's
  * rte_net_crc (scalar, SSE4.2/PCLMULQDQ, AVX-512/VPCLMULQDQ; no seed) and
  * zlib's crc32, on 64 B, 1 KiB and 4 KiB buffers; and what a whole RoCEv2
  * ICRC costs on frames of 1 KiB (rxd's over memif) and 4 KiB payload,
@@ -24,6 +24,7 @@
 #include <zlib.h>
 #endif
 
+#include "rxd_cpu.h"
 #include "rxd_icrc.h"
 #include "rxd_wire.h"
 
@@ -85,6 +86,12 @@ rxd_vclmul(void)
 }
 
 static int
+rxd_vclmul256(void)
+{
+	return rxd_crc32_set_impl(RXD_CRC32_VCLMUL256);
+}
+
+static int
 dpdk_scalar(void)
 {
 	rte_net_crc_set_alg(RTE_NET_CRC_SCALAR);
@@ -114,6 +121,7 @@ static const struct crc_impl impls[] = {
 	{ "rxd rxd_crc32_update TABLE (slice-by-8)", rxd_table, rxd_crc },
 	{ "rxd rxd_crc32_update CLMUL (PCLMULQDQ)", rxd_clmul, rxd_crc },
 	{ "rxd rxd_crc32_update VCLMUL (AVX-512)", rxd_vclmul, rxd_crc },
+	{ "rxd rxd_crc32_update VCLMUL256 (AVX2)", rxd_vclmul256, rxd_crc },
 	{ "DPDK rte_net_crc SCALAR", dpdk_scalar, dpdk_crc },
 	{ "DPDK rte_net_crc SSE42 (PCLMULQDQ)", dpdk_sse42, dpdk_crc },
 	{ "DPDK rte_net_crc AVX512 (VPCLMULQDQ)", dpdk_avx512, dpdk_crc },
@@ -345,6 +353,7 @@ static const struct {
 	{ "TABLE", RXD_CRC32_TABLE },
 	{ "CLMUL", RXD_CRC32_CLMUL },
 	{ "VCLMUL", RXD_CRC32_VCLMUL },
+	{ "VCL256", RXD_CRC32_VCLMUL256 },
 };
 
 static void
@@ -358,7 +367,7 @@ bench_icrc(const uint8_t *payload, uint32_t len, unsigned int runs,
 	make_frame(&f, payload, len);
 	printf("\nRoCEv2 ICRC of a %u-byte frame (RC WRITE ONLY, %u B "
 	       "payload, IPv4); default CRC: %s\n", f.pkt.frame_len, len,
-	       icrc_impls[def].name);
+	       rxd_crc32_impl_name(def));
 	for (i = 0; i < sizeof(icrc_impls) / sizeof(icrc_impls[0]); i++) {
 		if (rxd_crc32_set_impl(icrc_impls[i].impl) != 0)
 			continue;
@@ -395,6 +404,7 @@ main(int argc, char **argv)
 	static uint8_t buf[BUF_MAX];
 	unsigned int runs = argc > 1 ? (unsigned int)atoi(argv[1]) : 15;
 	enum rxd_crc32_impl def = rxd_crc32_get_impl();
+	char cpu[128];
 	unsigned int i;
 
 	if (runs == 0 || runs > MAX_RUNS) {
@@ -410,10 +420,12 @@ main(int argc, char **argv)
 	if (rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512) != 0)
 		fprintf(stderr, "icrc-bench: cannot raise the SIMD width\n");
 	printf("icrc-bench: median of %u runs, ~4 MiB hashed per run; CPU: "
-	       "PCLMULQDQ %d, AVX512F %d, VPCLMULQDQ %d\n\n", runs,
+	       "PCLMULQDQ %d, AVX512F %d, VPCLMULQDQ %d; rxd uses: %s; "
+	       "ICRC: %s\n\n", runs,
 	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_PCLMULQDQ),
 	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_AVX512F),
-	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_VPCLMULQDQ));
+	       rte_cpu_get_flag_enabled(RTE_CPUFLAG_VPCLMULQDQ),
+	       rxd_cpu_describe(cpu, sizeof(cpu)), rxd_crc32_impl_name(def));
 	bench_crcs(buf, runs);
 	bench_icrc(buf, 1024, runs, def);   /* rxd's frames over memif */
 	bench_icrc(buf, BUF_MAX, runs, def);

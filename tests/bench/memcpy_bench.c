@@ -2,16 +2,24 @@
 /*
  * memcpy-bench: one core's glibc memcpy bandwidth at a few buffer sizes,
  * the copy ceiling rxd's data path is compared to (every payload byte is
- * copied once on each side).  Prints one line per size:
+ * copied once on each side), or with --rxd that of rxd_copy(), the data
+ * path's own vector copy.  Prints one line per size:
  *   memcpy size=BYTES gbytes_per_s=X
- * the median of 9 rounds, each copying at least 256 MiB.
- * Usage: memcpy-bench [SIZE ...]   (default 65536 4194304 67108864)
+ *   rxd_copy size=BYTES gbytes_per_s=X impl=NAME       (--rxd)
+ * the median of 9 rounds, each copying at least 256 MiB, timed by the
+ * thread's CPU clock (on a shared machine the wall clock counts the time
+ * other processes ran).
+ * Usage: memcpy-bench [--rxd] [SIZE ...]
+ *        (default sizes 65536 4194304 67108864)
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "rxd_copy.h"
 
 #define ROUNDS 9
 #define ROUND_BYTES (256ull << 20)
@@ -21,7 +29,7 @@ now_s(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -33,9 +41,17 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+typedef void (*copy_fn)(void *dst, const void *src, size_t len);
+
+static void
+copy_libc(void *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len);
+}
+
 /* Median GB/s of ROUNDS rounds of copying size bytes back and forth. */
 static double
-measure(size_t size)
+measure(copy_fn copy, size_t size)
 {
 	uint8_t *a = malloc(size), *b = malloc(size);
 	uint64_t reps = ROUND_BYTES / size + 1, i;
@@ -53,7 +69,7 @@ measure(size_t size)
 	for (r = 0; r < ROUNDS; r++) {
 		t0 = now_s();
 		for (i = 0; i < reps; i++) {
-			memcpy(i & 1 ? a : b, i & 1 ? b : a, size);
+			copy(i & 1 ? a : b, i & 1 ? b : a, size);
 			sink ^= a[i % size];
 		}
 		rate[r] = (double)(reps * size) / (now_s() - t0) / 1e9;
@@ -69,8 +85,10 @@ int
 main(int argc, char **argv)
 {
 	static const char *const dflt[] = { "65536", "4194304", "67108864" };
-	const char *const *sizes = argc > 1 ? (const char *const *)argv + 1 : dflt;
-	int n = argc > 1 ? argc - 1 : 3, i;
+	bool rxd = argc > 1 && strcmp(argv[1], "--rxd") == 0;
+	const char *const *sizes = argc > 1 + rxd ?
+		(const char *const *)argv + 1 + rxd : dflt;
+	int n = argc > 1 + rxd ? argc - 1 - rxd : 3, i;
 
 	for (i = 0; i < n; i++) {
 		char *end;
@@ -82,12 +100,16 @@ main(int argc, char **argv)
 				"bytes from 1 to 4294967296\n", sizes[i]);
 			return 2;
 		}
-		gb = measure((size_t)size);
+		gb = measure(rxd ? rxd_copy : copy_libc, (size_t)size);
 		if (gb < 0) {
 			fprintf(stderr, "memcpy-bench: out of memory\n");
 			return 1;
 		}
-		printf("memcpy size=%llu gbytes_per_s=%.2f\n", size, gb);
+		if (rxd)
+			printf("rxd_copy size=%llu gbytes_per_s=%.2f impl=%s\n",
+			       size, gb, rxd_copy_impl_name(rxd_copy_get_impl()));
+		else
+			printf("memcpy size=%llu gbytes_per_s=%.2f\n", size, gb);
 	}
 	return 0;
 }

@@ -13,15 +13,16 @@
 #           1024 x 8 KiB outgrow the caches), and of 1082-byte
 #           frames (path MTU 1024) over the default 2 KiB buffers; the
 #           round trip of a 64-byte frame; memcpy-bench: one core's memcpy
-#           at 64 KiB and 4 MiB
+#           and rxd_copy at 64 KiB and 4 MiB (CPU time)
 #   rxd     rxd-perf server and client over memif, one lcore each (the
 #           engine runs inline in the application's thread): write_bw,
 #           read_bw, send_bw at 64 KiB with MTU 4200 (path MTU 4096) over
-#           8 KiB memif buffers, write_bw at 64 KiB with the default MTU
-#           1500 (path MTU 1024); write_bw at 64 B with post lists of 32
+#           8 KiB memif buffers and with the default MTU 1500 (path MTU
+#           1024); write_bw at 64 B with post lists of 32
 #           and one signaled WR in 32 (message rate); send_lat and
-#           write_lat at 8 B; Debian's unmodified ib_write_bw -D (path MTU
-#           4096) and ib_send_lat on rxd (through build/compat) when
+#           write_lat at 8 B; Debian's unmodified ib_write_bw, ib_read_bw,
+#           ib_send_bw -D (path MTU 4096; ib_write_bw at 1024 too) and
+#           ib_send_lat on rxd (through build/compat) when
 #           perftest is installed; rxd-testpmd's "show mem"
 #   scaling rxd-perf --loopback (one process, net_ring pair, 2 QPs)
 #           write_bw at 64 B with one engine lcore for both ports, then
@@ -37,7 +38,12 @@
 #   BENCH_SECONDS  length of each timed run (default 3)
 #   BENCH_OUT      directory for the raw outputs (default: a temporary one,
 #                  removed at the end)
-# The whole run takes about 3 minutes with the defaults.
+#   RXD_CPU_FEATURES_OFF  CPU features rxd must not use (e.g. avx512f: the
+#                  code paths of an AVX2-only CPU); the table's first
+#                  lines name the CPU, its flags and the paths chosen
+# The whole run takes about 6 minutes with the defaults on a quiet machine
+# (estimated from the 4 it took before the READ, SEND and perftest rows of
+# path MTU 1024 and 4096 were added; 8 to 15 minutes for 3 rounds under load).
 set -u
 build=${1:-build}
 secs=${BENCH_SECONDS:-3}
@@ -107,6 +113,26 @@ key() {
 
 echo "run-bench: $(nproc) cores, $(uname -r), $rounds rounds of $secs s runs," \
 	"outputs in $dir" >&2
+
+# The CPU, the flags the data path chooses by, and what it chose
+# (RXD_CPU_FEATURES_OFF applies): the first lines of the table.
+cpu_report() {
+	local f flags=""
+	for f in sse4_1 pclmulqdq avx2 vpclmulqdq avx512f erms fsrm; do
+		grep -qw "$f" /proc/cpuinfo && flags="$flags $f"
+	done
+	echo "CPU: $(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- |
+		sed 's/^ *//') (family $(grep -m 1 'cpu family' /proc/cpuinfo |
+		cut -d: -f2 | tr -d ' '), model $(grep -m 1 '^model[^ ]*:' \
+		/proc/cpuinfo | cut -d: -f2 | tr -d ' ')), $(nproc) cores;" \
+		"flags:$flags; RXD_CPU_FEATURES_OFF=${RXD_CPU_FEATURES_OFF:-}"
+	printf 'show ports\nquit\n' >"$dir/cpu.cmds"
+	"$testpmd" -l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdbc$$ \
+		--vdev=net_ring0 --log-level=lib.eal:error -- --ip 10.0.0.1/24 \
+		--cmdline-file "$dir/cpu.cmds" 2>&1 | grep '^data path:'
+}
+cpu_report >"$dir/cpu"
+cat "$dir/cpu" >&2
 
 # rxd_perf NAME TEST FLAGS...: rxd-perf, one lcore per side, MTU 1500
 rxd_perf() {
@@ -184,6 +210,8 @@ for r in $(seq "$rounds"); do
 	raw_rate "raw-rate4kr.$r" 4154 8192 8192 8
 	raw_rate "raw-rate.$r" 1082 2048 2048
 	rxd_perf "write_bw1k.$r" write_bw -s 65536 -D "$secs"
+	rxd_perf "read_bw1k.$r" read_bw -s 65536 -D "$secs"
+	rxd_perf "send_bw1k.$r" send_bw -s 65536 -D "$secs"
 	rxd_perf "msg_rate.$r" write_bw -s 64 -l 32 -Q 32 -t 256 -D "$secs"
 	# shellcheck disable=SC2046
 	pair "raw-rtt.$r" "$raw" $(eal 0 server ps) -- fwd -t "$secs" +++ \
@@ -191,9 +219,14 @@ for r in $(seq "$rounds"); do
 	rxd_perf "send_lat.$r" send_lat -s 8 -n 20000
 	rxd_perf "write_lat.$r" write_lat -s 8 -n 20000
 	pt "ib_write_bw.$r" 4200 8192 ib_write_bw -s 65536 -D "$secs"
+	pt "ib_read_bw.$r" 4200 8192 ib_read_bw -s 65536 -D "$secs"
+	pt "ib_send_bw.$r" 4200 8192 ib_send_bw -s 65536 -D "$secs"
+	pt "ib_write_bw1k.$r" 1500 2048 ib_write_bw -s 65536 -D "$secs"
 	pt "ib_send_lat.$r" 1500 2048 ib_send_lat -s 8 -n 20000
 	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
 		failed="$failed memcpy"
+	"$memcpy" --rxd 65536 4194304 >"$dir/rxdcopy.$r" 2>&1 ||
+		failed="$failed rxdcopy"
 	loopback "scale1.$r" -l0-1
 	loopback "scale2.$r" "--lcores=0@(0-1),1@(0-1),2@(0-1)"
 	"$handoff" -l 0-1 --no-pci --no-huge -m 256 --file-prefix rxdbh$$ \

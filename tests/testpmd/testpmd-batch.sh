@@ -47,6 +47,13 @@ run value --cmdline-file "$dir/value.cmds"
 check value 1 "^$dir/value.cmds:2: 'set fault 0 rx drop 150%' failed" "failing command names FILE:LINE"
 check value 1 "out of range" "and says why"
 
+# show ports names the data path's ICRC and copy, here with AVX-512 masked
+RXD_CPU_FEATURES_OFF=avx512f run dpath --cmd "show ports"
+check dpath 0 "^data path: ICRC (VPCLMULQDQ-256|PCLMULQDQ|table)[^,]*, copy (AVX2|SSE2|libc)[^;]*; CPU features" "show ports names the ICRC and copy in use"
+if grep -q avx512f /proc/cpuinfo; then
+	check dpath 0 "\\(masked: avx512f\\)" "and the masked feature"
+fi
+
 printf 'capture start 7 %s/x.pcapng\n' "$dir" >"$dir/port.cmds"
 run port --cmdline-file "$dir/port.cmds"
 check port 1 "port 7 does not exist" "bad port refused"

@@ -2,8 +2,9 @@
 /*
  * ICRC tests of lib/wire: CRC-32 known answers, incremental updates over
  * any split, agreement with a bit-at-a-time reference (each for every CRC
- * implementation: table, PCLMULQDQ, AVX-512 VPCLMULQDQ, where the CPU has
- * it), the run-time choice between them, the LRH seed, which header bytes
+ * implementation: table, PCLMULQDQ, AVX-512 and AVX2 VPCLMULQDQ, where the
+ * CPU has it), the run-time choice between them and its feature mask
+ * (RXD_CPU_FEATURES_OFF), the LRH seed, which header bytes
  * the ICRC masks, and the one hardware-made ICRC we have (a CNP from a
  * ConnectX-4 Lx).
  */
@@ -12,6 +13,9 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include <stdlib.h>
+
+#include "rxd_cpu.h"
 #include "rxd_icrc.h"
 #include "rxd_test_pkt.h"
 #include "rxd_test_ref.h"
@@ -41,6 +45,7 @@ static const struct crc_kat crc_kats[] = {
 
 static enum rxd_crc32_impl impls[] = {
 	RXD_CRC32_TABLE, RXD_CRC32_CLMUL, RXD_CRC32_VCLMUL,
+	RXD_CRC32_VCLMUL256,
 };
 
 #define N_IMPLS (sizeof(impls) / sizeof(impls[0]))
@@ -53,23 +58,82 @@ use_impl(enum rxd_crc32_impl impl)
 	cr_assert_eq(rxd_crc32_get_impl(), impl);
 }
 
-/* The fastest implementation the CPU has is the one in use. */
+#if defined(__x86_64__) || defined(__i386__)
+#define CPUID_HAS(name) __builtin_cpu_supports(name)
+#else
+#define CPUID_HAS(name) false
+#endif
+
+/* A feature CPUID reports that RXD_CPU_FEATURES_OFF does not mask. */
+static bool
+usable(bool cpuid, enum rxd_cpu_feature f)
+{
+	uint32_t off;
+
+	rxd_cpu_mask_parse(getenv(RXD_CPU_FEATURES_OFF_ENV), &off);
+	return cpuid && !(off & 1u << f);
+}
+
+/*
+ * The fastest implementation the CPU has, less the masked features, is
+ * the one in use (wire-icrc-mask-* run this under RXD_CPU_FEATURES_OFF).
+ */
 Test(crc32, runtime_selection)
 {
 	enum rxd_crc32_impl want = RXD_CRC32_TABLE;
+	bool vclmul;
 
-#if defined(__x86_64__) || defined(__i386__)
-	if (__builtin_cpu_supports("pclmul") &&
-	    __builtin_cpu_supports("sse4.1"))
+	if (usable(CPUID_HAS("pclmul"), RXD_CPU_PCLMUL) &&
+	    usable(CPUID_HAS("sse4.1"), RXD_CPU_SSE41))
 		want = RXD_CRC32_CLMUL;
-	if (want == RXD_CRC32_CLMUL && __builtin_cpu_supports("avx512f") &&
-	    __builtin_cpu_supports("vpclmulqdq"))
+	vclmul = want == RXD_CRC32_CLMUL &&
+		usable(CPUID_HAS("vpclmulqdq"), RXD_CPU_VPCLMUL);
+	if (vclmul && usable(CPUID_HAS("avx2"), RXD_CPU_AVX2))
+		want = RXD_CRC32_VCLMUL256;
+	if (vclmul && usable(CPUID_HAS("avx512f"), RXD_CPU_AVX512F))
 		want = RXD_CRC32_VCLMUL;
-#endif
-	cr_assert_eq(rxd_crc32_get_impl(), want);
+	cr_log_info("CRC in use: %s", rxd_crc32_impl_name(want));
+	cr_assert_eq(rxd_crc32_get_impl(), want, "in use: %s, want %s",
+		     rxd_crc32_impl_name(rxd_crc32_get_impl()),
+		     rxd_crc32_impl_name(want));
 	cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_TABLE), 0);
 	cr_assert_eq(rxd_crc32_get_impl(), RXD_CRC32_TABLE);
 	cr_assert_eq(rxd_crc32_set_impl((enum rxd_crc32_impl)7), -1);
+	cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_N_IMPLS), -1);
+}
+
+/* Masked features are refused by rxd_crc32_set_impl() too. */
+Test(crc32, masked_impl_refused)
+{
+	if (!usable(CPUID_HAS("avx512f"), RXD_CPU_AVX512F))
+		cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_VCLMUL), -1);
+	if (!usable(CPUID_HAS("vpclmulqdq"), RXD_CPU_VPCLMUL)) {
+		cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_VCLMUL), -1);
+		cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_VCLMUL256), -1);
+	}
+	if (!usable(CPUID_HAS("pclmul"), RXD_CPU_PCLMUL))
+		cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_CLMUL), -1);
+	cr_assert_eq(rxd_crc32_set_impl(RXD_CRC32_TABLE), 0);
+}
+
+/* RXD_CPU_FEATURES_OFF's list: names, separators, unknown names. */
+Test(cpu, mask_parse)
+{
+	uint32_t m;
+
+	cr_assert_eq(rxd_cpu_mask_parse(NULL, &m), 0);
+	cr_assert_eq(m, 0);
+	cr_assert_eq(rxd_cpu_mask_parse("avx512f", &m), 0);
+	cr_assert_eq(m, 1u << RXD_CPU_AVX512F);
+	cr_assert_eq(rxd_cpu_mask_parse(" avx512f, vpclmulqdq ,avx2", &m), 0);
+	cr_assert_eq(m, 1u << RXD_CPU_AVX512F | 1u << RXD_CPU_VPCLMUL |
+		     1u << RXD_CPU_AVX2);
+	cr_assert_eq(rxd_cpu_mask_parse("pclmul,sse4.1", &m), 0);
+	cr_assert_eq(m, 1u << RXD_CPU_PCLMUL | 1u << RXD_CPU_SSE41);
+	cr_assert_eq(rxd_cpu_mask_parse("avx512,avx2", &m), -1);
+	cr_assert_eq(m, 1u << RXD_CPU_AVX2);
+	cr_assert_eq(rxd_cpu_mask_parse("", &m), 0);
+	cr_assert_eq(m, 0);
 }
 
 ParameterizedTestParameters(crc32, known_answers_text)
