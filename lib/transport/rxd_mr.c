@@ -16,6 +16,7 @@
 #define MR_TOMBSTONE ((struct rxd_mr *)1)
 
 static struct rxd_mr **mr_table;
+static uint64_t mr_serial;             /* under mr_lock */
 static pthread_mutex_t mr_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint32_t
@@ -78,6 +79,15 @@ rxd_mr_find_remote(uint32_t key, const struct rxd_qp_core *qp,
 }
 
 bool
+rxd_mr_still(uint32_t key, uint64_t serial, const struct rxd_qp_core *qp,
+	     const struct ibv_pd *pd)
+{
+	const struct rxd_mr *mr = rxd_mr_find_remote(key, qp, pd);
+
+	return mr != NULL && mr->serial == serial;
+}
+
+bool
 rxd_mw_invalidate_remote(uint32_t key, const struct rxd_qp_core *qp,
 			 const struct ibv_pd *pd)
 {
@@ -99,6 +109,7 @@ rxd_mr_replace(struct rxd_mr *prev, struct rxd_mr *next)
 		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];
 
 		if (*slot == prev) {
+			next->serial = ++mr_serial;
 			__atomic_store_n(slot, next, __ATOMIC_RELEASE);
 			break;
 		}
@@ -124,6 +135,7 @@ rxd_mr_publish(struct rxd_mr *mr)
 		}
 	} while (RXD_KEY_INDEX(key) == 0 || find_index(key) != NULL);
 	mr->ibmr.lkey = mr->ibmr.rkey = key;
+	mr->serial = ++mr_serial;
 	s = slot_of(key);
 	for (i = 0; i < MR_SLOTS; i++) {
 		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];

@@ -8,6 +8,13 @@
  * application threads under a lock and read by engines without one:
  * entries are published with release stores and an MR is freed only after
  * rxd_sync_engines() has seen every engine pass.
+ *
+ * An entry never changes once published (but a window's valid flag): a
+ * rereg publishes a new entry, with the same key and a new serial number,
+ * in the place of the old one.  An engine that keeps an entry across
+ * packets (a multi-packet WRITE, a READ's responses) checks before each
+ * use that its key still names the entry with that serial number
+ * (rxd_mr_still()), so a message never mixes two registrations.
  */
 #ifndef RXD_MR_H
 #define RXD_MR_H
@@ -34,6 +41,10 @@ struct rxd_mr {
 	uint8_t mw_type;           /**< window: IBV_MW_TYPE_1 or _2 */
 	const struct rxd_qp_core *qp; /**< type 2: the QP it is bound to */
 	const struct rxd_mr *parent;  /**< window: the MR it is bound to */
+	uint64_t serial;           /**< unique per published entry */
+	/** The MR the application holds: the entry its keys name now
+	 *  (itself until a rereg publishes another). */
+	struct rxd_mr *current;
 };
 
 /** The index part of a key (unique in the table). */
@@ -52,10 +63,20 @@ int rxd_mr_publish(struct rxd_mr *mr);
 void rxd_mr_unpublish(struct rxd_mr *mr);
 
 /**
- * Put @p next (a window binding carrying a key of the same index) in the
- * place of @p prev.  Engines see one or the other, never a mix.
+ * Put @p next (a window binding carrying a key of the same index, or a
+ * rereg's new entry with the same key) in the place of @p prev, with a
+ * new serial number.  Engines see one or the other, never a mix.
  */
 void rxd_mr_replace(struct rxd_mr *prev, struct rxd_mr *next);
+
+/**
+ * True if @p key, looked up for a remote access through @p qp, still
+ * names the entry with serial number @p serial (found earlier, maybe
+ * replaced or freed since): then that entry may be used until the end of
+ * this engine pass.
+ */
+bool rxd_mr_still(uint32_t key, uint64_t serial, const struct rxd_qp_core *qp,
+		  const struct ibv_pd *pd);
 
 /** The MR or window binding with this key, or NULL (lock-free). */
 struct rxd_mr *rxd_mr_find(uint32_t key);

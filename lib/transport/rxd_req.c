@@ -169,16 +169,16 @@ position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
  * (the builder copies them), else gathered into dst here.
  */
 static bool
-payload_of(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
-	   uint32_t len, const void **src)
+payload_of(const struct rxd_rc *rc, const struct rxd_send_wqe *w,
+	   uint32_t off, uint8_t *dst, uint32_t len, const void **src)
 {
 	if (w->flags & IBV_SEND_INLINE) {
 		*src = w->inline_data + off;
 		return true;
 	}
-	*src = rxd_rc_sge_span(w->sge, w->num_sge, off, len, 0);
-	return *src != NULL ||
-		rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
+	*src = rxd_rc_sge_span(rc->qp->pd, w->sge, w->num_sge, off, len, 0);
+	return *src != NULL || rxd_rc_copy_sges(rc->qp->pd, w->sge, w->num_sge,
+						off, dst, len, false);
 }
 
 /* The PSN after packet p: a READ request takes its responses' PSNs. */
@@ -240,7 +240,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	}
 	if (m == NULL)
 		return false;        /* no mbuf: try again on the next pass */
-	if (len && !payload_of(w, off, payload, len, &src)) {
+	if (len && !payload_of(rc, w, off, payload, len, &src)) {
 		rte_pktmbuf_free(m);
 		return false;
 	}
