@@ -78,13 +78,22 @@ rxd_mr_find_remote(uint32_t key, const struct rxd_qp_core *qp,
 	return mr;
 }
 
-bool
-rxd_mr_still(uint32_t key, uint64_t serial, const struct rxd_qp_core *qp,
-	     const struct ibv_pd *pd)
+struct rxd_mr *
+rxd_mr_follow(struct rxd_mr_hold *hold, uint64_t va, uint64_t len,
+	      unsigned int need, const struct rxd_qp_core *qp,
+	      const struct ibv_pd *pd)
 {
-	const struct rxd_mr *mr = rxd_mr_find_remote(key, qp, pd);
+	struct rxd_mr *mr = rxd_mr_find_remote(hold->key, qp, pd);
 
-	return mr != NULL && mr->serial == serial;
+	if (mr == NULL)
+		return NULL;
+	if (mr->serial == hold->serial)
+		return mr;
+	if (rxd_mr_delta(mr) != hold->delta ||
+	    !rxd_mr_allows(mr, va, len, need))
+		return NULL;
+	hold->serial = mr->serial;
+	return mr;
 }
 
 bool

@@ -12,9 +12,11 @@
  * An entry never changes once published (but a window's valid flag): a
  * rereg publishes a new entry, with the same key and a new serial number,
  * in the place of the old one.  An engine that keeps an entry across
- * packets (a multi-packet WRITE, a READ's responses) checks before each
- * use that its key still names the entry with that serial number
- * (rxd_mr_still()), so a message never mixes two registrations.
+ * packets (a multi-packet WRITE, a READ's responses) looks its key up
+ * again before each use (rxd_mr_follow()): it goes on with the entry it
+ * had, or with a replacement that maps the rest of the message to the
+ * same bytes and still grants the right; otherwise the rest of the
+ * message is refused.  A message never mixes two translations.
  */
 #ifndef RXD_MR_H
 #define RXD_MR_H
@@ -69,14 +71,25 @@ void rxd_mr_unpublish(struct rxd_mr *mr);
  */
 void rxd_mr_replace(struct rxd_mr *prev, struct rxd_mr *next);
 
+/** What a message found at its first packet and keeps to its end. */
+struct rxd_mr_hold {
+	uint32_t key;
+	uint64_t serial;
+	uint64_t delta;            /**< rxd_mr_delta() of the entry */
+};
+
 /**
- * True if @p key, looked up for a remote access through @p qp, still
- * names the entry with serial number @p serial (found earlier, maybe
- * replaced or freed since): then that entry may be used until the end of
- * this engine pass.
+ * The entry to use for bytes [va, va + len) of a message that started on
+ * the entry described by @p hold (maybe replaced or freed since), through
+ * QP @p qp: the same entry, or one that replaced it (rereg, window
+ * rebind) with the same delta and the right @p need over the range, which
+ * @p hold then describes.  NULL otherwise.  Valid until the end of this
+ * engine pass.
  */
-bool rxd_mr_still(uint32_t key, uint64_t serial, const struct rxd_qp_core *qp,
-		  const struct ibv_pd *pd);
+struct rxd_mr *rxd_mr_follow(struct rxd_mr_hold *hold, uint64_t va,
+			     uint64_t len, unsigned int need,
+			     const struct rxd_qp_core *qp,
+			     const struct ibv_pd *pd);
 
 /** The MR or window binding with this key, or NULL (lock-free). */
 struct rxd_mr *rxd_mr_find(uint32_t key);
@@ -115,6 +128,13 @@ rxd_mr_allows(const struct rxd_mr *mr, uint64_t iova, uint64_t len,
 		return false;
 	return iova >= mr->iova && len <= mr->ibmr.length &&
 		iova - mr->iova <= mr->ibmr.length - len;
+}
+
+/** Where a message through mr lands: host address minus iova. */
+static inline uint64_t
+rxd_mr_delta(const struct rxd_mr *mr)
+{
+	return (uintptr_t)mr->ibmr.addr - mr->iova;
 }
 
 /** Host address of iova inside the MR (after rxd_mr_allows()). */

@@ -36,7 +36,7 @@ struct rxd_res {
 	uint32_t npkts;
 	uint64_t va;
 	uint32_t rkey;
-	uint64_t serial;           /**< READ: the registration it reads */
+	struct rxd_mr_hold hold;   /**< READ: the registration it reads */
 	uint32_t len;
 	uint64_t orig;             /**< atomic: the value returned */
 	uint32_t msn;
@@ -83,9 +83,8 @@ struct rxd_rc {
 	bool have_rwqe;
 	struct rxd_recv_wqe rwqe;
 	uint32_t rcv_off;
-	struct rxd_mr *wmr;        /**< WRITE in progress, while rxd_mr_still() */
-	uint32_t wkey;             /**< its rkey */
-	uint64_t wserial;          /**< and serial number */
+	struct rxd_mr *wmr;        /**< WRITE in progress (rxd_mr_follow()) */
+	struct rxd_mr_hold whold;
 	uint64_t wva;
 	uint32_t wleft;
 	struct rxd_res *res;

@@ -138,14 +138,18 @@ write_fits(const struct rxd_rc *rc, const struct rxd_pkt *p)
 		(!(p->op->flags & RXD_OPF_LAST) || p->payload_len == rc->wleft);
 }
 
-/* The WRITE in progress may still place into rc->wmr: its rkey names the
- * same registration as at its first packet (no rereg, dereg, window
- * rebind or invalidation since). */
+/* The WRITE in progress may go on placing len bytes: its rkey still names
+ * the registration of its first packet, or one that replaced it with the
+ * same bytes and the right (rc->wmr follows); not after a dereg, a
+ * translation change or a window's invalidation. */
 static bool
-write_mr_still(const struct rxd_rc *rc)
+write_mr_still(struct rxd_rc *rc, uint32_t len)
 {
-	return rc->wmr != NULL &&
-		rxd_mr_still(rc->wkey, rc->wserial, rc->qp, rc->qp->pd);
+	if (rc->wmr == NULL)
+		return false;
+	rc->wmr = rxd_mr_follow(&rc->whold, rc->wva, len,
+				IBV_ACCESS_REMOTE_WRITE, rc->qp, rc->qp->pd);
+	return rc->wmr != NULL;
 }
 
 static enum resp_err
@@ -161,14 +165,17 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 				    IBV_ACCESS_REMOTE_WRITE, &err);
 		if (err != RESP_OK)
 			return err;
-		rc->wkey = p->reth_rkey;
-		rc->wserial = rc->wmr != NULL ? rc->wmr->serial : 0;
+		if (rc->wmr != NULL) {
+			rc->whold.key = p->reth_rkey;
+			rc->whold.serial = rc->wmr->serial;
+			rc->whold.delta = rxd_mr_delta(rc->wmr);
+		}
 		rc->wva = p->reth_va;
 		rc->wleft = p->reth_len;
 	}
 	if (!write_fits(rc, p))
 		return RESP_INV_REQ;
-	if (p->payload_len && !write_mr_still(rc))
+	if (p->payload_len && !write_mr_still(rc, p->payload_len))
 		return RESP_ACCESS;
 	if (p->op->flags & RXD_OPF_IMM && !take_rwqe(rc))
 		return RESP_RNR;
@@ -205,7 +212,11 @@ do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 	if (err != RESP_OK)
 		return err;
 	r = rxd_resp_res_new(rc);
-	r->serial = mr != NULL ? mr->serial : 0;
+	if (mr != NULL) {
+		r->hold.key = p->reth_rkey;
+		r->hold.serial = mr->serial;
+		r->hold.delta = rxd_mr_delta(mr);
+	}
 	r->psn = p->psn;
 	r->npkts = p->reth_len ? (p->reth_len + rc->mtu - 1) / rc->mtu : 1;
 	r->va = p->reth_va;
@@ -441,7 +452,7 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
  * corrupt, the resend of the same PSN writes them again.
  */
 static uint8_t *
-placed_at(const struct rxd_rc *rc, const struct rxd_pkt *p)
+placed_at(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	bool last = p->op->flags & RXD_OPF_LAST;
 
@@ -450,7 +461,7 @@ placed_at(const struct rxd_rc *rc, const struct rxd_pkt *p)
 	if (p->op->flags & RXD_OPF_WRITE)
 		return (rc->qp->attr.qp_access_flags &
 			IBV_ACCESS_REMOTE_WRITE) && write_fits(rc, p) &&
-			p->payload_len && write_mr_still(rc) ?
+			p->payload_len && write_mr_still(rc, p->payload_len) ?
 			rxd_mr_addr(rc->wmr, rc->wva) : NULL;
 	if (!rc->have_rwqe || (last ? p->payload_len > rc->mtu :
 			       p->payload_len != rc->mtu) ||

@@ -15,10 +15,12 @@
  * The keys never change.  The new registration is a new key-table entry
  * put in the place of the old one (rxd_mr_replace()): an engine sees the
  * old or the new one whole.  rereg returns after every engine has passed
- * (rxd_sync_engines()), so from then on nothing touches the old range;
- * a remote message already under way on the old entry is not continued
- * on the new one (rxd_mr_still()): its later packets are refused with a
- * remote access error (WRITE) or not answered (READ).
+ * (rxd_sync_engines()), so from then on nothing touches the old range.
+ * A remote message already under way goes on with the new entry only if
+ * that maps the rest of it to the same bytes with the same right (an
+ * access or PD change that keeps them); otherwise its later packets are
+ * refused with a remote access error (WRITE) or not answered (READ):
+ * a message never lands partly in the old range and partly in the new.
  */
 #include <errno.h>
 #include <stdlib.h>
