@@ -17,7 +17,16 @@
 
 RXD_INTEROP_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
+# ---- guest kernel ----------------------------------------------------------------
+# 1: the guest boots the newest kernel of $RXD_INTEROP_SUITE-backports
+# (bookworm: 6.12, whose rdma_rxe has ATOMIC WRITE and FLUSH) instead of the
+# stock one; it has a cache of its own (a second image, same packages).
+: "${RXD_INTEROP_BACKPORTS_KERNEL:=0}"
+
 # ---- where things live -------------------------------------------------------
+if [ "$RXD_INTEROP_BACKPORTS_KERNEL" = 1 ]; then
+	: "${RXD_INTEROP_DIR:=/var/tmp/rxd-interop-backports}"
+fi
 : "${RXD_INTEROP_DIR:=/var/tmp/rxd-interop}"        # cache: rootfs, image, kernel
 : "${RXD_INTEROP_ROOTFS:=$RXD_INTEROP_DIR/rootfs}"
 : "${RXD_INTEROP_IMAGE:=$RXD_INTEROP_DIR/guest.ext4}"
