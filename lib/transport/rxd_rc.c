@@ -323,7 +323,8 @@ rxd_rc_copy_sges(const struct ibv_pd *pd, const struct ibv_sge *sge,
 		}
 		n = sge[i].length - off < len ? sge[i].length - off : len;
 		mr = rxd_mr_find_in(sge[i].lkey, pd);
-		if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, n, need))
+		if (mr == NULL ||
+		    !rxd_mr_allows(mr, sge[i].addr + off, n, need))
 			return false;
 		p = rxd_mr_addr(mr, sge[i].addr + off);
 		if (to_sge)
