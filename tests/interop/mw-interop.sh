@@ -30,10 +30,11 @@ rxi_guest_up
 cp "$peer_bin" "$RXD_INTEROP_SHARE/interop-peer"
 gpeer=/mnt/rxd/interop-peer
 
-# run NAME SERVER_SIDE TEST: interop-peer server on SERVER_SIDE (guest or
-# rxd), client on the other.
+# run NAME SERVER_SIDE TEST [KNOWN]: interop-peer server on SERVER_SIDE
+# (guest or rxd), client on the other; a failure with KNOWN (the reason)
+# is reported as KNOWN and not counted.
 run() {
-	local name=$1 side=$2 test=$3 job rc grc
+	local name=$1 side=$2 test=$3 known=${4:-} job rc grc
 	if [ "$side" = guest ]; then
 		job=$("$H/guest-exec.sh" -b "$gpeer server $test $port \$RXDG_GID_INDEX")
 		rxi_rxd_run "$name" "$peer_bin" client "$test" \
@@ -41,6 +42,8 @@ run() {
 		rc=$?
 		"$H/guest-exec.sh" -t 60 -w "$job" >"$out/$name.guest.log" 2>&1
 		grc=$?
+		# a server left waiting would hold the port for the next run
+		[ $grc -ne 124 ] || "$H/guest-exec.sh" -k "$job" >/dev/null 2>&1
 	else
 		rxi_rxd_run "$name" "$peer_bin" server "$test" $port 1 \
 			>"$out/$name.rxd.log" 2>&1 &
@@ -53,7 +56,10 @@ run() {
 	fi
 	if [ $rc -eq 0 ] && [ $grc -eq 0 ]; then
 		echo "PASS: $test ($side serves): every check on both ends"
-		rxi_check_capture "$out/$name.pcapng"
+	elif [ -n "$known" ]; then
+		echo "KNOWN: $test ($side serves): $known; not counted"
+		grep -h '^FAIL' "$out/$name.rxd.log" "$out/$name.guest.log" |
+			sed 's/^/    /'
 	else
 		echo "FAIL: $test ($side serves): rxd exit $rc, guest exit $grc"
 		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15
@@ -62,8 +68,16 @@ run() {
 	fi
 }
 
+# check NAME: rxd's capture of run NAME must pass roce-check.
+check() {
+	local known=$failed
+	rxi_check_capture "$out/$1.pcapng"
+	[ $failed = "$known" ] || echo "FAIL: capture $1"
+}
+
 for side in guest rxd; do
 	run "mw-$side" $side mw
+	check "mw-$side"
 done
 
 # ATOMIC WRITE and FLUSH: rdma_rxe has them from Linux 6.2.
@@ -72,8 +86,15 @@ kmaj=${kver%%.*} kmin=${kver#*.}
 kmin=${kmin%%.*}
 if [ -n "$kmaj" ] && { [ "$kmaj" -gt 6 ] ||
 	{ [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 2 ]; }; }; then
-	run "awf-guest" guest awf      # rxd sends ATOMIC WRITE and FLUSH
+	run "aw-guest" guest aw        # rxd sends ATOMIC WRITE
+	check aw-guest
 	run "aw-rxd" rxd aw            # rdma_rxe sends ATOMIC WRITE
+	check aw-rxd
+	# rxd sends FLUSH: rdma_rxe 6.12 drops it before its responder (no
+	# answer, rcvd_pkts unchanged), see doc/interop.md
+	run "awf-guest" guest awf \
+		"rdma_rxe $kver drops rxd's FLUSH unanswered (doc/interop.md)"
+	check awf-guest
 	echo "SKIP: FLUSH from rdma_rxe: the guest's rdma-core 44 has no ibv_wr_flush"
 else
 	echo "SKIP: ATOMIC WRITE and FLUSH: the guest's kernel $kver predates them" \
