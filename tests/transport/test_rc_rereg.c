@@ -14,10 +14,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
 #include "rc_pair.h"
+#include "rxd/rxd.h"
 
 #define MR_LEN 4096u
 #define STREAM_SLOTS 16u
@@ -214,6 +216,42 @@ Test(rc_rereg, another_pd_is_out_of_reach)
 	assert_bytes(p.b.buf + 128, 0x42);
 	cr_assert_eq(ibv_dealloc_pd(other), 0);
 	cr_assert_eq(ibv_dereg_mr(mr), 0);
+}
+
+/* A SEND waiting for b's receive (RNR) whose source MR moves to another
+ * PD meanwhile: its next transmission finds no memory it may read and
+ * the SEND completes IBV_WC_LOC_PROT_ERR (it used to send nothing until
+ * the retries ran out: IBV_WC_RETRY_EXC_ERR). */
+Test(rc_rereg, send_source_moved_to_another_pd)
+{
+	struct ibv_pd *other = ibv_alloc_pd(p.a.ctx);
+	struct ibv_mr *src = ibv_reg_mr(p.a.pd, p.a.buf, MR_LEN,
+					IBV_ACCESS_LOCAL_WRITE);
+	struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 4, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+
+	struct rxd_qp_stats st = { 0 };
+	unsigned int ms;
+
+	cr_assert(other != NULL && src != NULL);
+	sge.lkey = src->lkey;
+	cr_assert_eq(ibv_post_send(p.a.qp, &wr, &bad), 0);
+	/* b (rxd1) has said "not ready" once: the SEND left a's window */
+	for (ms = 0; st.rnr_naks_tx == 0 && ms < 10000; ms++) {
+		cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &st), 0);
+		usleep(1000);
+	}
+	cr_assert_gt(st.rnr_naks_tx, 0, "no RNR NAK from b");
+	expect_rereg(src, IBV_REREG_MR_CHANGE_PD, other, NULL, 0, 0, 0, 0);
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 10000), 1, "the SEND hangs");
+	cr_assert_eq(wc.wr_id, 4);
+	cr_assert_eq(wc.status, IBV_WC_LOC_PROT_ERR, "status %d", wc.status);
+	cr_assert_eq(ibv_dereg_mr(src), 0);
+	cr_assert_eq(ibv_dealloc_pd(other), 0);
 }
 
 /* a SENDs 64 bytes to a receive WQE of b's whose SGE is in another PD. */
