@@ -249,7 +249,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return true;
 	}
 	if (fit == READ_NEXT && p->icrc_deferred)
-		dst = rxd_rc_sge_span(s->w.sge, s->w.num_sge, off,
+		dst = rxd_rc_sge_span(rc->qp->pd, s->w.sge, s->w.num_sge, off,
 				      p->payload_len, IBV_ACCESS_LOCAL_WRITE);
 	if (dst == NULL && !rxd_rc_icrc_ok(m, p))
 		return false;
@@ -273,7 +273,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
 				    dst))
 			return false;
-	} else if (!rxd_rc_copy_sges(s->w.sge, s->w.num_sge, off,
+	} else if (!rxd_rc_copy_sges(rc->qp->pd, s->w.sge, s->w.num_sge, off,
 				     rte_pktmbuf_mtod_offset(m, uint8_t *,
 							     p->payload_off),
 				     p->payload_len, true)) {
@@ -300,7 +300,7 @@ atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
 	}
 	ack_to(rc, rxd_psn_add(p->psn, RXD_PSN_MASK));
 	/* the original value lands in host byte order, as Soft-RoCE does */
-	rxd_rc_copy_sges(s->w.sge, s->w.num_sge, 0,
+	rxd_rc_copy_sges(rc->qp->pd, s->w.sge, s->w.num_sge, 0,
 			 (uint8_t *)(uintptr_t)&p->atm_orig, 8, true);
 	s->done = true;
 	una_to(rc, p->psn);

@@ -16,6 +16,7 @@
 #define MR_TOMBSTONE ((struct rxd_mr *)1)
 
 static struct rxd_mr **mr_table;
+static uint64_t mr_serial;             /* under mr_lock */
 static pthread_mutex_t mr_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint32_t
@@ -77,6 +78,24 @@ rxd_mr_find_remote(uint32_t key, const struct rxd_qp_core *qp,
 	return mr;
 }
 
+struct rxd_mr *
+rxd_mr_follow(struct rxd_mr_hold *hold, uint64_t va, uint64_t len,
+	      unsigned int need, const struct rxd_qp_core *qp,
+	      const struct ibv_pd *pd)
+{
+	struct rxd_mr *mr = rxd_mr_find_remote(hold->key, qp, pd);
+
+	if (mr == NULL)
+		return NULL;
+	if (mr->serial == hold->serial)
+		return mr;
+	if (rxd_mr_delta(mr) != hold->delta ||
+	    !rxd_mr_allows(mr, va, len, need))
+		return NULL;
+	hold->serial = mr->serial;
+	return mr;
+}
+
 bool
 rxd_mw_invalidate_remote(uint32_t key, const struct rxd_qp_core *qp,
 			 const struct ibv_pd *pd)
@@ -99,6 +118,7 @@ rxd_mr_replace(struct rxd_mr *prev, struct rxd_mr *next)
 		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];
 
 		if (*slot == prev) {
+			next->serial = ++mr_serial;
 			__atomic_store_n(slot, next, __ATOMIC_RELEASE);
 			break;
 		}
@@ -124,6 +144,7 @@ rxd_mr_publish(struct rxd_mr *mr)
 		}
 	} while (RXD_KEY_INDEX(key) == 0 || find_index(key) != NULL);
 	mr->ibmr.lkey = mr->ibmr.rkey = key;
+	mr->serial = ++mr_serial;
 	s = slot_of(key);
 	for (i = 0; i < MR_SLOTS; i++) {
 		struct rxd_mr **slot = &mr_table[(s + i) & (MR_SLOTS - 1)];

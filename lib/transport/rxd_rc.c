@@ -304,10 +304,12 @@ rxd_rc_to_error(struct rxd_rc *rc)
 	rc->deadline = rc->rnr_until = 0;
 }
 
-/* Walk the SGEs from byte off and copy len bytes to or from buf. */
+/* Walk the SGEs from byte off and copy len bytes to or from buf; every
+ * SGE used must name an MR of protection domain pd. */
 bool
-rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
-		 uint8_t *buf, uint32_t len, bool to_sge)
+rxd_rc_copy_sges(const struct ibv_pd *pd, const struct ibv_sge *sge,
+		 uint32_t num_sge, uint32_t off, uint8_t *buf, uint32_t len,
+		 bool to_sge)
 {
 	unsigned int need = to_sge ? IBV_ACCESS_LOCAL_WRITE : 0;
 	uint32_t i, n;
@@ -321,8 +323,8 @@ rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 			continue;
 		}
 		n = sge[i].length - off < len ? sge[i].length - off : len;
-		mr = rxd_mr_find(sge[i].lkey);
-		if (mr == NULL || mr->window ||
+		mr = rxd_mr_find_in(sge[i].lkey, pd);
+		if (mr == NULL ||
 		    !rxd_mr_allows(mr, sge[i].addr + off, n, need))
 			return false;
 		p = rxd_mr_addr(mr, sge[i].addr + off);
@@ -339,13 +341,14 @@ rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 
 /*
  * Where bytes off..off+len of the SGEs are, when they lie in one SGE whose
- * MR allows need (0 for reading, IBV_ACCESS_LOCAL_WRITE for writing);
+ * MR is of protection domain pd and allows need (0 for reading,
+ * IBV_ACCESS_LOCAL_WRITE for writing);
  * NULL otherwise (rxd_rc_copy_sges then gathers or scatters them, or
  * finds the fault).
  */
 uint8_t *
-rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
-		uint32_t len, unsigned int need)
+rxd_rc_sge_span(const struct ibv_pd *pd, const struct ibv_sge *sge,
+		uint32_t num_sge, uint32_t off, uint32_t len, unsigned int need)
 {
 	const struct rxd_mr *mr;
 	uint32_t i;
@@ -354,9 +357,8 @@ rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge, uint32_t off,
 		off -= sge[i].length;
 	if (i == num_sge || sge[i].length - off < len)
 		return NULL;
-	mr = rxd_mr_find(sge[i].lkey);
-	if (mr == NULL || mr->window ||
-	    !rxd_mr_allows(mr, sge[i].addr + off, len, need))
+	mr = rxd_mr_find_in(sge[i].lkey, pd);
+	if (mr == NULL || !rxd_mr_allows(mr, sge[i].addr + off, len, need))
 		return NULL;
 	return rxd_mr_addr(mr, sge[i].addr + off);
 }

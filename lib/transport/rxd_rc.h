@@ -36,6 +36,7 @@ struct rxd_res {
 	uint32_t npkts;
 	uint64_t va;
 	uint32_t rkey;
+	struct rxd_mr_hold hold;   /**< READ: the registration it reads */
 	uint32_t len;
 	uint64_t orig;             /**< atomic: the value returned */
 	uint32_t msn;
@@ -82,7 +83,8 @@ struct rxd_rc {
 	bool have_rwqe;
 	struct rxd_recv_wqe rwqe;
 	uint32_t rcv_off;
-	struct rxd_mr *wmr;        /**< WRITE in progress */
+	struct rxd_mr *wmr;        /**< WRITE in progress (rxd_mr_follow()) */
+	struct rxd_mr_hold whold;
 	uint64_t wva;
 	uint32_t wleft;
 	struct rxd_res *res;
@@ -212,10 +214,12 @@ void rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m,
 void rxd_rc_check_drained(struct rxd_rc *rc);
 void rxd_rc_timer_arm(struct rxd_rc *rc, uint64_t deadline);
 void rxd_rc_to_error(struct rxd_rc *rc);
-bool rxd_rc_copy_sges(const struct ibv_sge *sge, uint32_t num_sge,
-		      uint32_t off, uint8_t *buf, uint32_t len, bool to_sge);
-uint8_t *rxd_rc_sge_span(const struct ibv_sge *sge, uint32_t num_sge,
-			  uint32_t off, uint32_t len, unsigned int need);
+bool rxd_rc_copy_sges(const struct ibv_pd *pd, const struct ibv_sge *sge,
+		      uint32_t num_sge, uint32_t off, uint8_t *buf,
+		      uint32_t len, bool to_sge);
+uint8_t *rxd_rc_sge_span(const struct ibv_pd *pd, const struct ibv_sge *sge,
+			 uint32_t num_sge, uint32_t off, uint32_t len,
+			 unsigned int need);
 void rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 		     const struct ibv_wc *wc, uint32_t retired, bool solicited);
 

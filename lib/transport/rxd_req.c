@@ -169,16 +169,16 @@ position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
  * (the builder copies them), else gathered into dst here.
  */
 static bool
-payload_of(const struct rxd_send_wqe *w, uint32_t off, uint8_t *dst,
-	   uint32_t len, const void **src)
+payload_of(const struct rxd_rc *rc, const struct rxd_send_wqe *w,
+	   uint32_t off, uint8_t *dst, uint32_t len, const void **src)
 {
 	if (w->flags & IBV_SEND_INLINE) {
 		*src = w->inline_data + off;
 		return true;
 	}
-	*src = rxd_rc_sge_span(w->sge, w->num_sge, off, len, 0);
-	return *src != NULL ||
-		rxd_rc_copy_sges(w->sge, w->num_sge, off, dst, len, false);
+	*src = rxd_rc_sge_span(rc->qp->pd, w->sge, w->num_sge, off, len, 0);
+	return *src != NULL || rxd_rc_copy_sges(rc->qp->pd, w->sge, w->num_sge,
+						off, dst, len, false);
 }
 
 /* The PSN after packet p: a READ request takes its responses' PSNs. */
@@ -197,7 +197,13 @@ sent_to(struct rxd_rc *rc, uint32_t next)
 		rc->snd_nxt = next;
 }
 
-/* Build and send packet idx of a WQE. */
+/*
+ * Build and send packet idx of the WQE at rc->cur (s).  @return false when
+ * nothing was sent: no mbuf (try again later), or the payload's SGEs no
+ * longer name memory of the QP's PD (the MR was deregistered or
+ * re-registered since the WQE was fetched): the WQE then completes
+ * IBV_WC_LOC_PROT_ERR and the QP goes to ERR.
+ */
 static bool
 send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 {
@@ -240,8 +246,9 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	}
 	if (m == NULL)
 		return false;        /* no mbuf: try again on the next pass */
-	if (len && !payload_of(w, off, payload, len, &src)) {
+	if (len && !payload_of(rc, w, off, payload, len, &src)) {
 		rte_pktmbuf_free(m);
+		rxd_comp_error_at(rc, rc->cur, IBV_WC_LOC_PROT_ERR);
 		return false;
 	}
 	rxd_tx_send(rc, &p, m, src);
@@ -293,7 +300,7 @@ request(struct rxd_rc *rc)
 			if (rxd_tx_backed_up(rc))
 				return true;  /* the next pass, or later */
 			if (!send_packet(rc, s, s->sent))
-				return true; /* no mbuf: try again later */
+				return true; /* no mbuf, or the QP failed */
 			s->sent++;
 			budget--;
 		}

@@ -6,6 +6,12 @@
  * (READ, atomics, ATOMIC WRITE and FLUSH from the responder resources),
  * NAKs a gap once, sends RNR NAK when no receive is posted, and NAKs
  * invalid or forbidden requests, moving the QP to ERR.
+ *
+ * A receive WQE's SGEs must name MRs of the QP's protection domain (also
+ * when it comes from an SRQ, as Soft-RoCE checks them), with local write,
+ * covering the bytes: otherwise the WQE is malformed, the receive
+ * completes IBV_WC_LOC_QP_OP_ERR and the sender gets a remote operational
+ * error NAK, as Soft-RoCE answers (IBTA class A).
  */
 #include <string.h>
 
@@ -18,6 +24,7 @@ enum resp_err {
 	RESP_INV_REQ,      /* NAK invalid request */
 	RESP_ACCESS,       /* NAK remote access error */
 	RESP_LEN,          /* receive buffer too small: invalid request */
+	RESP_WQE,          /* receive SGE outside its MR or PD: remote op */
 	RESP_CORRUPT,      /* ICRC wrong (checked while placing): drop */
 };
 
@@ -86,13 +93,14 @@ do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
 				    dst))
 			return RESP_CORRUPT;
-	} else if (rc->rcv_off + p->payload_len > rc->rwqe.length ||
-		   !rxd_rc_copy_sges(rc->rwqe.sge, rc->rwqe.num_sge,
-				     rc->rcv_off,
+	} else if (rc->rcv_off + p->payload_len > rc->rwqe.length) {
+		return RESP_LEN;
+	} else if (!rxd_rc_copy_sges(rc->qp->pd, rc->rwqe.sge,
+				     rc->rwqe.num_sge, rc->rcv_off,
 				     rte_pktmbuf_mtod_offset(m, uint8_t *,
 							     p->payload_off),
 				     p->payload_len, true)) {
-		return RESP_LEN;
+		return RESP_WQE;
 	}
 	rc->rcv_off += p->payload_len;
 	/* SEND with Invalidate: a type 2 window of this QP named by the
@@ -131,6 +139,20 @@ write_fits(const struct rxd_rc *rc, const struct rxd_pkt *p)
 		(!(p->op->flags & RXD_OPF_LAST) || p->payload_len == rc->wleft);
 }
 
+/* The WRITE in progress may go on placing len bytes: its rkey still names
+ * the registration of its first packet, or one that replaced it with the
+ * same bytes and the right (rc->wmr follows); not after a dereg, a
+ * translation change or a window's invalidation. */
+static bool
+write_mr_still(struct rxd_rc *rc, uint32_t len)
+{
+	if (rc->wmr == NULL)
+		return false;
+	rc->wmr = rxd_mr_follow(&rc->whold, rc->wva, len,
+				IBV_ACCESS_REMOTE_WRITE, rc->qp, rc->qp->pd);
+	return rc->wmr != NULL;
+}
+
 static enum resp_err
 do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	 uint8_t *dst)
@@ -144,11 +166,18 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 				    IBV_ACCESS_REMOTE_WRITE, &err);
 		if (err != RESP_OK)
 			return err;
+		if (rc->wmr != NULL) {
+			rc->whold.key = p->reth_rkey;
+			rc->whold.serial = rc->wmr->serial;
+			rc->whold.delta = rxd_mr_delta(rc->wmr);
+		}
 		rc->wva = p->reth_va;
 		rc->wleft = p->reth_len;
 	}
 	if (!write_fits(rc, p))
 		return RESP_INV_REQ;
+	if (p->payload_len && !write_mr_still(rc, p->payload_len))
+		return RESP_ACCESS;
 	if (p->op->flags & RXD_OPF_IMM && !take_rwqe(rc))
 		return RESP_RNR;
 	if (dst != NULL) {
@@ -175,14 +204,20 @@ do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	enum resp_err err;
 	struct rxd_res *r;
+	struct rxd_mr *mr;
 
 	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_READ))
 		return RESP_INV_REQ;
-	remote_mr(rc, p->reth_rkey, p->reth_va, p->reth_len,
-		  IBV_ACCESS_REMOTE_READ, &err);
+	mr = remote_mr(rc, p->reth_rkey, p->reth_va, p->reth_len,
+		       IBV_ACCESS_REMOTE_READ, &err);
 	if (err != RESP_OK)
 		return err;
 	r = rxd_resp_res_new(rc);
+	if (mr != NULL) {
+		r->hold.key = p->reth_rkey;
+		r->hold.serial = mr->serial;
+		r->hold.delta = rxd_mr_delta(mr);
+	}
 	r->psn = p->psn;
 	r->npkts = p->reth_len ? (p->reth_len + rc->mtu - 1) / rc->mtu : 1;
 	r->va = p->reth_va;
@@ -396,10 +431,13 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
 		return;
 	}
 	nak(rc, err == RESP_ACCESS ? RXD_NAK_REMOTE_ACCESS :
-	    RXD_NAK_INVALID_REQ);
+	    err == RESP_WQE ? RXD_NAK_REMOTE_OP : RXD_NAK_INVALID_REQ);
 	if (err == RESP_LEN && rc->have_rwqe)
 		recv_complete(rc, p, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV);
+	if (err == RESP_WQE)
+		recv_complete(rc, p, IBV_WC_LOC_QP_OP_ERR, IBV_WC_RECV);
 	rc->qp->async(rc->qp, err == RESP_ACCESS ? IBV_EVENT_QP_ACCESS_ERR :
+		      err == RESP_WQE ? IBV_EVENT_QP_FATAL :
 		      IBV_EVENT_QP_REQ_ERR);
 	rxd_rc_to_error(rc);
 }
@@ -415,7 +453,7 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
  * corrupt, the resend of the same PSN writes them again.
  */
 static uint8_t *
-placed_at(const struct rxd_rc *rc, const struct rxd_pkt *p)
+placed_at(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	bool last = p->op->flags & RXD_OPF_LAST;
 
@@ -423,14 +461,16 @@ placed_at(const struct rxd_rc *rc, const struct rxd_pkt *p)
 		return NULL;
 	if (p->op->flags & RXD_OPF_WRITE)
 		return (rc->qp->attr.qp_access_flags &
-			IBV_ACCESS_REMOTE_WRITE) && write_fits(rc, p) ?
+			IBV_ACCESS_REMOTE_WRITE) && write_fits(rc, p) &&
+			p->payload_len && write_mr_still(rc, p->payload_len) ?
 			rxd_mr_addr(rc->wmr, rc->wva) : NULL;
 	if (!rc->have_rwqe || (last ? p->payload_len > rc->mtu :
 			       p->payload_len != rc->mtu) ||
 	    rc->rcv_off + p->payload_len > rc->rwqe.length)
 		return NULL;
-	return rxd_rc_sge_span(rc->rwqe.sge, rc->rwqe.num_sge, rc->rcv_off,
-			       p->payload_len, IBV_ACCESS_LOCAL_WRITE);
+	return rxd_rc_sge_span(rc->qp->pd, rc->rwqe.sge, rc->rwqe.num_sge,
+			       rc->rcv_off, p->payload_len,
+			       IBV_ACCESS_LOCAL_WRITE);
 }
 
 bool

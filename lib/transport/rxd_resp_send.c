@@ -33,8 +33,10 @@ read_opcode(const struct rxd_res *r, uint32_t i)
 
 /*
  * Send response packet r->next.  @return false when no mbuf was free (try
- * again later); a READ whose MR went away meanwhile is abandoned (the
- * requester times out).
+ * again later); a READ whose registration went away meanwhile, or was
+ * replaced by one with other bytes or without the right (dereg, rereg,
+ * window rebind), is abandoned (the requester times out): its responses
+ * never mix two translations.
  */
 static bool
 respond_one(struct rxd_rc *rc, struct rxd_res *r)
@@ -62,7 +64,8 @@ respond_one(struct rxd_rc *rc, struct rxd_res *r)
 	if (m == NULL)
 		return false;
 	if (len) {
-		mr = rxd_mr_find_remote(r->rkey, rc->qp, rc->qp->pd);
+		mr = rxd_mr_follow(&r->hold, r->va + off, len,
+				   IBV_ACCESS_REMOTE_READ, rc->qp, rc->qp->pd);
 		if (mr == NULL || !rxd_mr_allows(mr, r->va + off, len, 0)) {
 			rte_pktmbuf_free(m);
 			r->next = r->npkts;

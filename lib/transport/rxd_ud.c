@@ -54,7 +54,7 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	struct rxd_recv_wqe w;
 	uint8_t grh[GRH_LEN];
 	struct ibv_wc wc;
-	bool fits;
+	bool fits, placed;
 
 	if (p->deth_qkey != qp->attr.qkey) {
 		if (rc->x.qkey_viol != NULL)
@@ -67,14 +67,19 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return;
 	}
 	grh_area(m, p, grh);
-	fits = w.length >= GRH_LEN + p->payload_len &&
-		rxd_rc_copy_sges(w.sge, w.num_sge, 0, grh, GRH_LEN, true) &&
-		rxd_rc_copy_sges(w.sge, w.num_sge, GRH_LEN,
+	/* an SGE outside the QP's PD (or its MR's range) is a malformed WQE:
+	 * local QP operation error, as Soft-RoCE completes it */
+	fits = w.length >= GRH_LEN + p->payload_len;
+	placed = fits &&
+		rxd_rc_copy_sges(qp->pd, w.sge, w.num_sge, 0, grh, GRH_LEN,
+				 true) &&
+		rxd_rc_copy_sges(qp->pd, w.sge, w.num_sge, GRH_LEN,
 			rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
 			p->payload_len, true);
 	memset(&wc, 0, sizeof(wc));
 	wc.wr_id = w.wr_id;
-	wc.status = fits ? IBV_WC_SUCCESS : IBV_WC_LOC_LEN_ERR;
+	wc.status = !fits ? IBV_WC_LOC_LEN_ERR :
+		placed ? IBV_WC_SUCCESS : IBV_WC_LOC_QP_OP_ERR;
 	wc.opcode = IBV_WC_RECV;
 	wc.byte_len = GRH_LEN + p->payload_len;
 	wc.qp_num = qp->qpn;

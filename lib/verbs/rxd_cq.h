@@ -41,6 +41,12 @@ struct ibv_cq_ex *rxd_verbs_create_cq_ex(struct ibv_context *context,
 int rxd_verbs_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int rxd_verbs_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
+/**
+ * Drop the completions of QP @p qpn not yet polled from the CQ (a QP
+ * moved to RESET takes its completions back, as mlx5 providers do).
+ */
+void rxd_verbs_cq_clean(struct ibv_cq *cq, uint32_t qpn);
+
 /** Called for each polled completion: free the send slots it retires. */
 void rxd_verbs_sq_retire(struct rxd_context *ctx, const struct rxd_cqe *c);
 

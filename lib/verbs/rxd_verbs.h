@@ -121,6 +121,22 @@ uint64_t rxd_verbs_wallclock_ns(uint64_t tsc);
 int rxd_verbs_query_rt_values(struct ibv_context *context,
 			      struct ibv_values_ex *values);
 
+/**
+ * The access flags an MR keeps.  RXD_ACCESS_FLUSH_PERSISTENT is not among
+ * them: rxd's memory is not persistent, so it is refused with EINVAL, as
+ * Soft-RoCE refuses it for memory that is not persistent.
+ */
+#define RXD_MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | \
+	IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | \
+	IBV_ACCESS_REMOTE_ATOMIC | IBV_ACCESS_MW_BIND | \
+	IBV_ACCESS_RELAXED_ORDERING | RXD_ACCESS_FLUSH_GLOBAL)
+
+/**
+ * Why an MR may not have these access flags (EINVAL: unknown flag, or a
+ * remote write or atomic right without local write), or 0.
+ */
+int rxd_verbs_mr_access_error(unsigned int access);
+
 /** Install the verbs_context operations (rxd_verbs_ops.c). */
 void rxd_verbs_set_ops(struct rxd_context *ctx);
 

@@ -307,6 +307,42 @@ ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 	return 0;
 }
 
+struct clean_arg {
+	struct rxd_cq *cq;
+	uint32_t qpn;
+};
+
+/* On the engine (the producer), with the poll lock held (no consumer):
+ * take every entry out once and put back those of other QPs, in order. */
+static int
+clean_cmd(struct rxd_engine *e, void *arg)
+{
+	struct clean_arg *a = arg;
+	struct rte_ring *ring = a->cq->core.ring;
+	unsigned int n = rte_ring_count(ring);
+	struct rxd_cqe c;
+
+	(void)e;
+	while (n-- > 0 && rte_ring_sc_dequeue_elem(ring, &c, sizeof(c)) == 0) {
+		if (c.wc.qp_num == a->qpn)
+			rxd_verbs_sq_retire(a->cq->ctx, &c);
+		else
+			rte_ring_sp_enqueue_elem(ring, &c, sizeof(c));
+	}
+	return 0;
+}
+
+void
+rxd_verbs_cq_clean(struct ibv_cq *ibcq, uint32_t qpn)
+{
+	struct rxd_cq *cq = rxd_cq(ibcq);
+	struct clean_arg a = { .cq = cq, .qpn = qpn };
+
+	pthread_spin_lock(&cq->lock);
+	rxd_port_call(cq->ctx->dev->port, clean_cmd, &a);
+	pthread_spin_unlock(&cq->lock);
+}
+
 int
 ibv_destroy_cq(struct ibv_cq *ibcq)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Protection domains and memory registration (the key table the engines
- * read is lib/transport/rxd_mr.c).  Access rules follow the IBTA: remote write or remote atomic
- * access needs local write.
+ * read is lib/transport/rxd_mr.c; re-registration is
+ * rxd_verbs_rereg.c).  Access rules follow the IBTA: remote write or
+ * remote atomic access needs local write.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,16 +13,6 @@
 #include "rxd_mr.h"
 #include "rxd_qp.h"
 #include "rxd_verbs.h"
-
-/*
- * RXD_ACCESS_FLUSH_PERSISTENT is not among them: rxd's memory is not
- * persistent, so it is refused with EINVAL, as Soft-RoCE refuses it for
- * memory that is not persistent.
- */
-#define MR_ACCESS_KNOWN (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
-	IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC | \
-	IBV_ACCESS_MW_BIND | IBV_ACCESS_RELAXED_ORDERING | \
-	RXD_ACCESS_FLUSH_GLOBAL)
 
 struct ibv_pd *
 ibv_alloc_pd(struct ibv_context *context)
@@ -50,10 +41,10 @@ ibv_dealloc_pd(struct ibv_pd *ibpd)
 	return 0;
 }
 
-static int
-check_access(unsigned int access)
+int
+rxd_verbs_mr_access_error(unsigned int access)
 {
-	if (access & ~(MR_ACCESS_KNOWN | IBV_ACCESS_OPTIONAL_RANGE))
+	if (access & ~(RXD_MR_ACCESS_KNOWN | IBV_ACCESS_OPTIONAL_RANGE))
 		return EINVAL;
 	if ((access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & IBV_ACCESS_LOCAL_WRITE))
@@ -67,7 +58,7 @@ ibv_reg_mr_iova2(struct ibv_pd *ibpd, void *addr, size_t length,
 {
 	struct rxd_context *ctx = rxd_ctx(ibpd->context);
 	struct rxd_mr *mr;
-	int rc = check_access(access);
+	int rc = rxd_verbs_mr_access_error(access);
 
 	if (rc == 0 && (length == 0 || (uintptr_t)addr + length < length ||
 			iova + length < iova))
@@ -83,7 +74,8 @@ ibv_reg_mr_iova2(struct ibv_pd *ibpd, void *addr, size_t length,
 	mr->ibmr.addr = addr;
 	mr->ibmr.length = length;
 	mr->iova = iova;
-	mr->access = access & MR_ACCESS_KNOWN;
+	mr->access = access & RXD_MR_ACCESS_KNOWN;
+	mr->current = mr;
 	rc = rxd_mr_publish(mr);
 	if (rc == 0)
 		__atomic_add_fetch(&ctx->n_mr, 1, __ATOMIC_RELAXED);
@@ -125,24 +117,12 @@ ibv_dereg_mr(struct ibv_mr *ibmr)
 
 	if (rxd_verbs_mr_has_windows(ibmr))
 		return EBUSY;
-	rxd_mr_unpublish(mr);
+	rxd_mr_unpublish(mr->current);
 	__atomic_sub_fetch(&rxd_ctx(ibmr->context)->n_mr, 1, __ATOMIC_RELAXED);
 	rxd_sync_engines();
 	__atomic_sub_fetch(&rxd_pd(ibmr->pd)->users, 1, __ATOMIC_RELEASE);
+	if (mr->current != mr)
+		free(mr->current);
 	free(mr);
 	return 0;
-}
-
-int
-ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr,
-	     size_t length, int access)
-{
-	(void)mr;
-	(void)flags;
-	(void)pd;
-	(void)addr;
-	(void)length;
-	(void)access;
-	errno = EOPNOTSUPP;
-	return IBV_REREG_MR_ERR_INPUT; /* not supported: deregister, register */
 }

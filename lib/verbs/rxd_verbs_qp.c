@@ -362,6 +362,20 @@ log_refusal(const struct rxd_qp *qp, const struct ibv_qp_attr *attr,
 		rxd_qp_attr_name(mask & ~(req | opt | IBV_QP_STATE)));
 }
 
+/*
+ * A QP moved to RESET leaves nothing behind in its CQs: the completions
+ * not yet polled (flushed WQEs of the error state, for one) are dropped,
+ * as mlx5 providers drop them, so a QP brought back to RTS does not
+ * deliver stale ones (rdma-core's suite relies on it).
+ */
+static void
+take_back_completions(struct ibv_qp *ibqp)
+{
+	rxd_verbs_cq_clean(ibqp->send_cq, ibqp->qp_num);
+	if (ibqp->recv_cq != NULL && ibqp->recv_cq != ibqp->send_cq)
+		rxd_verbs_cq_clean(ibqp->recv_cq, ibqp->qp_num);
+}
+
 int
 ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 {
@@ -380,6 +394,8 @@ ibv_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask)
 		rxd_qp_attr_apply(&qp->st, attr, attr_mask);
 		rc = -rxd_qp_apply(&qp->core, &qp->st.attr, attr_mask);
 		ibqp->state = qp->st.attr.qp_state;
+		if (rc == 0 && ibqp->state == IBV_QPS_RESET)
+			take_back_completions(ibqp);
 	} else {
 		log_refusal(qp, attr, attr_mask, rc);
 	}

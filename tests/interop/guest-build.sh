@@ -77,6 +77,11 @@ stamp_ok() { [ "$FORCE" = 0 ] && [ "$(cat "$1" 2>/dev/null)" = "$2" ]; }
 ROOTFS_KEY=$(key_of "$RXD_INTEROP_SUITE" "$RXD_INTEROP_MIRROR" \
 	"$RXD_INTEROP_SECURITY_MIRROR" "$RXD_INTEROP_GUEST_PACKAGES" \
 	"$RXD_INTEROP_GUEST_EXTRA_PACKAGES" rootfs-v1)
+# the backports kernel changes the key only when asked for, so that the
+# default cache (and every branch's key of it) stays valid
+if [ "$RXD_INTEROP_BACKPORTS_KERNEL" = 1 ]; then
+	ROOTFS_KEY=$(key_of "$ROOTFS_KEY" backports-kernel)
+fi
 
 chroot_mounted=()
 chroot_umount() {
@@ -121,6 +126,9 @@ else
 		if [ "$RXD_INTEROP_SECURITY_MIRROR" != none ]; then
 			echo "deb $RXD_INTEROP_SECURITY_MIRROR $RXD_INTEROP_SUITE-security main"
 		fi
+		if [ "$RXD_INTEROP_BACKPORTS_KERNEL" = 1 ]; then
+			echo "deb $RXD_INTEROP_MIRROR $RXD_INTEROP_SUITE-backports main"
+		fi
 	} >"$R/etc/apt/sources.list"
 	cat >"$R/etc/apt/apt.conf.d/80rxd-interop" <<-'CONF'
 		APT::Install-Recommends "false";
@@ -148,10 +156,14 @@ else
 	chroot_mount /dev/pts "$R/dev/pts" --bind
 	# shellcheck disable=SC2086 # split the lists into words on purpose
 	pkgs=$(printf '%s ' $RXD_INTEROP_GUEST_PACKAGES $RXD_INTEROP_GUEST_EXTRA_PACKAGES)
+	bpo=true
+	if [ "$RXD_INTEROP_BACKPORTS_KERNEL" = 1 ]; then
+		bpo="apt-get -y install -t $RXD_INTEROP_SUITE-backports linux-image-amd64"
+	fi
 	chroot "$R" /usr/bin/env -i HOME=/root DEBIAN_FRONTEND=noninteractive \
 		PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		sh -ec "apt-get update; apt-get -y dist-upgrade;
-			apt-get -y install $pkgs; apt-get clean" \
+			apt-get -y install $pkgs; $bpo; apt-get clean" \
 		>"$LOGS/guest-packages.log" 2>&1 ||
 		{
 			tail -n 30 "$LOGS/guest-packages.log" >&2

@@ -17,7 +17,16 @@
 
 RXD_INTEROP_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
+# ---- guest kernel ----------------------------------------------------------------
+# 1: the guest boots the newest kernel of $RXD_INTEROP_SUITE-backports
+# (bookworm: 6.12, whose rdma_rxe has ATOMIC WRITE and FLUSH) instead of the
+# stock one; it has a cache of its own (a second image, same packages).
+: "${RXD_INTEROP_BACKPORTS_KERNEL:=0}"
+
 # ---- where things live -------------------------------------------------------
+if [ "$RXD_INTEROP_BACKPORTS_KERNEL" = 1 ]; then
+	: "${RXD_INTEROP_DIR:=/var/tmp/rxd-interop-backports}"
+fi
 : "${RXD_INTEROP_DIR:=/var/tmp/rxd-interop}"        # cache: rootfs, image, kernel
 : "${RXD_INTEROP_ROOTFS:=$RXD_INTEROP_DIR/rootfs}"
 : "${RXD_INTEROP_IMAGE:=$RXD_INTEROP_DIR/guest.ext4}"
@@ -116,7 +125,7 @@ rxi_rxd_run() {
 		# shellcheck source=../lib/compat-env.sh
 		. "$RXD_INTEROP_HERE/../lib/compat-env.sh" "$build"
 		rxi_ns env RXD_CONFIG="$out/$name.ini" \
-			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF,framesz=$fz,blocksz=$bz --log-level=lib.eal:error" \
+			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop-$RXD_INTEROP_NETNS --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF,framesz=$fz,blocksz=$bz --log-level=lib.eal:error" \
 			timeout 120 "$@"
 	)
 }

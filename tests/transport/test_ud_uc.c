@@ -211,6 +211,45 @@ Test(ud_uc, ud_wrong_qkey_is_dropped_and_counted)
 	cr_assert_eq(wc.wr_id, 1);
 }
 
+/* A receive WQE whose SGE names an MR of another PD is malformed: it
+ * completes IBV_WC_LOC_QP_OP_ERR with nothing written, as on Soft-RoCE;
+ * the next, good one takes the next message. */
+Test(ud_uc, ud_receive_sge_of_another_pd)
+{
+	struct ibv_qp *ua = new_qp(&p.a, IBV_QPT_UD);
+	struct ibv_qp *ub = new_qp(&p.b, IBV_QPT_UD);
+	struct ibv_ah *ah = ah_to(&p.a, 2);
+	struct ibv_pd *other = ibv_alloc_pd(p.b.ctx);
+	struct ibv_mr *mr;
+	struct ibv_sge sge;
+	struct ibv_recv_wr r = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 },
+		*bad;
+	struct ibv_wc wc;
+	uint8_t zero[256] = { 0 };
+
+	cr_assert_not_null(other);
+	mr = ibv_reg_mr(other, p.b.buf, 4096, IBV_ACCESS_LOCAL_WRITE);
+	cr_assert_not_null(mr);
+	sge = (struct ibv_sge){ (uintptr_t)p.b.buf, 4096, mr->lkey };
+	ud_up(ua);
+	ud_up(ub);
+	cr_assert_eq(ibv_post_recv(ub, &r, &bad), 0);
+	memset(p.a.buf, 0x61, 64);
+	cr_assert_eq(ud_send(ua, ah, ub->qp_num, QKEY, 1, 64), 0);
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 5000), 1, "sent");
+	cr_assert_eq(rc_poll(p.b.cq, &wc, 1, 5000), 1, "a completion");
+	cr_assert_eq(wc.wr_id, 1);
+	cr_assert_eq(wc.status, IBV_WC_LOC_QP_OP_ERR, "status %d", wc.status);
+	cr_assert_arr_eq(p.b.buf, zero, sizeof(zero), "nothing written");
+	cr_assert_eq(recv_on(ub, 2, 4096, 4096), 0);
+	cr_assert_eq(ud_send(ua, ah, ub->qp_num, QKEY, 2, 64), 0);
+	cr_assert_eq(rc_poll(p.b.cq, &wc, 1, 5000), 1, "the next message");
+	cr_assert_eq(wc.wr_id, 2);
+	cr_assert_eq(wc.status, IBV_WC_SUCCESS);
+	cr_assert_eq(ibv_dereg_mr(mr), 0);
+	cr_assert_eq(ibv_dealloc_pd(other), 0);
+}
+
 Test(ud_uc, ud_message_above_mtu_refused_at_post)
 {
 	struct ibv_qp *ua = new_qp(&p.a, IBV_QPT_UD);
