@@ -167,12 +167,30 @@ roce_refuse(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	rte_pktmbuf_free(m);
 }
 
+/* A UD SEND to a group: every attached QP takes it (or none is there). */
+static void
+mcast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
+	    const struct rxd_pkt *pkt)
+{
+	if (rxd_mcast_deliver(&ep->mcast, m, pkt) == 0) {
+		roce_refuse(ep, m, pkt, &ep->roce.mcast_no_member);
+		return;
+	}
+	ep->roce.rx++;
+	rte_pktmbuf_free(m);
+}
+
 static void
 roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	   const struct rxd_pkt *pkt)
 {
 	struct rxd_qp_core *qp;
 
+	if (pkt->dqpn == RXD_QPN_MCAST && rxd_gid_is_mcast(pkt->dgid) &&
+	    rxd_net_l2_accept(ep->net, pkt)) {
+		mcast_input(ep, m, pkt);
+		return;
+	}
 	if (!rxd_net_l2_accept(ep->net, pkt) ||
 	    !rxd_net_is_local(ep->net, pkt->dgid)) {
 		roce_refuse(ep, m, pkt, &ep->roce.not_local);
@@ -222,6 +240,7 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	case RXD_FRAME_ARP:
 	case RXD_FRAME_ICMP4:
 	case RXD_FRAME_ICMP6:
+	case RXD_FRAME_IGMP:
 		rxd_net_input(ep->net, m, &pkt);
 		break;
 	default:

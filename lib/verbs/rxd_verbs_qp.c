@@ -405,6 +405,8 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
 		.recv_cq = ibqp->recv_cq,
 	};
 
+	if (__atomic_load_n(&qp->mcast_attached, __ATOMIC_RELAXED) != 0)
+		return EBUSY;      /* as uverbs: detach from the groups first */
 	pthread_mutex_lock(&ibqp->mutex);
 	while (ibqp->events_completed !=
 	       __atomic_load_n(&qp->events_delivered, __ATOMIC_ACQUIRE))
