@@ -123,6 +123,15 @@ tx_flush(struct rxd_engine_port *ep)
 }
 
 void
+rxd_engine_flush(struct rxd_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++)
+		tx_flush(&e->ports[i]);
+}
+
+void
 rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m)
 {
 	if (ep->n_tx == RXD_TX_BURST)
@@ -400,6 +409,7 @@ rxd_engine_main(void *arg)
 	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
 		idle(e, rxd_engine_poll(e));
 	run_commands(e);
+	rxd_engine_flush(e);     /* what the last pass queued still leaves */
 	__atomic_store_n(&e->running, false, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -140,4 +140,7 @@ void rxd_stack_port_event(unsigned int port, bool up);
 /** Queue a frame for transmission on a binding (flushed in bursts). */
 void rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m);
 
+/** Hand every port's queued frames to the PMD now (engine side). */
+void rxd_engine_flush(struct rxd_engine *e);
+
 #endif /* RXD_ENGINE_H */
