@@ -116,7 +116,7 @@ rxi_rxd_run() {
 		# shellcheck source=../lib/compat-env.sh
 		. "$RXD_INTEROP_HERE/../lib/compat-env.sh" "$build"
 		rxi_ns env RXD_CONFIG="$out/$name.ini" \
-			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF,framesz=$fz,blocksz=$bz --log-level=lib.eal:error" \
+			RXD_EAL_ARGS="-l 0-1 --no-pci --no-huge -m 512 --file-prefix rxdinterop$RXD_INTEROP_NETNS --vdev=net_af_packet0,iface=$RXD_INTEROP_HOST_IF,framesz=$fz,blocksz=$bz --log-level=lib.eal:error" \
 			timeout 120 "$@"
 	)
 }
