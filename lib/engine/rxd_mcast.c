@@ -30,16 +30,25 @@ port_of(struct rxd_engine *e, unsigned int port)
 	return NULL;
 }
 
-static struct rxd_mcast_group *
-group_of(struct rxd_mcast_table *t, const uint8_t *gid)
+/* The slot of a group with attached QPs, or -1. */
+static int
+group_index(const struct rxd_mcast_table *t, const uint8_t *gid)
 {
 	unsigned int i;
 
 	for (i = 0; i < RXD_MCAST_GROUPS; i++)
 		if (t->groups[i].n_qps != 0 &&
 		    memcmp(t->groups[i].gid, gid, RXD_GID_LEN) == 0)
-			return &t->groups[i];
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+static struct rxd_mcast_group *
+group_of(struct rxd_mcast_table *t, const uint8_t *gid)
+{
+	int i = group_index(t, gid);
+
+	return i < 0 ? NULL : &t->groups[i];
 }
 
 /* A free slot, joined in lib/net; NULL when the table is full. */
@@ -127,12 +136,13 @@ unsigned int
 rxd_mcast_deliver(const struct rxd_mcast_table *t, struct rte_mbuf *m,
 		  const struct rxd_pkt *pkt)
 {
-	const struct rxd_mcast_group *g =
-		group_of((struct rxd_mcast_table *)(uintptr_t)t, pkt->dgid);
+	int k = group_index(t, pkt->dgid);
+	const struct rxd_mcast_group *g;
 	unsigned int i;
 
-	if (g == NULL)
+	if (k < 0)
 		return 0;
+	g = &t->groups[k];
 	for (i = 0; i < g->n_qps; i++) {
 		/* each QP's receive frees m once: keep one reference back */
 		rte_mbuf_refcnt_update(m, 1);

@@ -34,23 +34,24 @@ rxd_net_mcast_mac(const uint8_t gid[RXD_GID_LEN], struct rte_ether_addr *mac)
 	memcpy(m + 2, gid + 12, 4);
 }
 
-static struct rxd_net_group *
-find(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN])
+/* The slot of a joined group, or -1. */
+static int
+slot_of(const struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN])
 {
 	unsigned int i;
 
 	for (i = 0; i < RXD_NET_GROUPS; i++)
 		if (np->groups[i].used &&
 		    memcmp(np->groups[i].gid, gid, RXD_GID_LEN) == 0)
-			return &np->groups[i];
-	return NULL;
+			return (int)i;
+	return -1;
 }
 
 bool
 rxd_net_is_member(const struct rxd_net_port *np,
 		  const uint8_t gid[RXD_GID_LEN])
 {
-	return find((struct rxd_net_port *)(uintptr_t)np, gid) != NULL;
+	return slot_of(np, gid) >= 0;
 }
 
 static void
@@ -64,6 +65,25 @@ report(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN],
 		np->stats.group_reports_tx++;
 }
 
+/* Report a join now and once more RXD_MCAST_REPEAT_MS later. */
+static void
+reported_join(struct rxd_net_port *np, struct rxd_net_group *g)
+{
+	g->repeats = 1;
+	g->report_at = rte_rdtsc() + np->hz / 1000 * RXD_MCAST_REPEAT_MS;
+	report(np, g->gid, RXD_GROUP_JOIN);
+}
+
+void
+rxd_group_announce(struct rxd_net_port *np)
+{
+	unsigned int i;
+
+	for (i = 0; i < RXD_NET_GROUPS; i++)
+		if (np->groups[i].used)
+			reported_join(np, &np->groups[i]);
+}
+
 int
 rxd_net_join(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN])
 {
@@ -72,7 +92,7 @@ rxd_net_join(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN])
 
 	if (!rxd_gid_is_mcast(gid))
 		return -EINVAL;
-	if (find(np, gid) != NULL)
+	if (slot_of(np, gid) >= 0)
 		return -EEXIST;
 	for (i = 0; i < RXD_NET_GROUPS && g == NULL; i++)
 		if (!np->groups[i].used)
@@ -81,20 +101,18 @@ rxd_net_join(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN])
 		return -ENOSPC;
 	memcpy(g->gid, gid, RXD_GID_LEN);
 	g->used = true;
-	g->repeats = 1;
-	g->report_at = rte_rdtsc() + np->hz / 1000 * RXD_MCAST_REPEAT_MS;
-	report(np, gid, RXD_GROUP_JOIN);
+	reported_join(np, g);
 	return 0;
 }
 
 int
 rxd_net_leave(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN])
 {
-	struct rxd_net_group *g = find(np, gid);
+	int i = slot_of(np, gid);
 
-	if (g == NULL)
+	if (i < 0)
 		return -ENOENT;
-	memset(g, 0, sizeof(*g));
+	memset(&np->groups[i], 0, sizeof(np->groups[i]));
 	report(np, gid, RXD_GROUP_LEAVE);
 	return 0;
 }

@@ -105,6 +105,7 @@ rxd_net_announce(struct rxd_net_port *np)
 		else
 			rxd_nd_advertise(np, np->addrs[i].gid);
 	}
+	rxd_group_announce(np);
 }
 
 bool

@@ -122,6 +122,9 @@ bool rxd_mld_type(uint8_t type);
 void rxd_group_query(struct rxd_net_port *np, const uint8_t *group, bool v4,
 		     uint32_t max_ms);
 
+/** The link came up: report every group joined, as on a join. */
+void rxd_group_announce(struct rxd_net_port *np);
+
 /** Send the reports that are due. */
 void rxd_group_timer(struct rxd_net_port *np, uint64_t now);
 

@@ -5,7 +5,8 @@
  * IGMPv3 or MLDv2 report byte by byte as RFC 3376/3810 lay it out (Router
  * Alert, TTL/hop limit 1, checksums); queries of each version are answered
  * for joined groups only, in the querier's version; a leave is reported;
- * malformed IGMP and MLD messages are counted and change nothing.
+ * malformed IGMP and MLD messages are counted and change nothing; a link
+ * coming up reports every group again.
  */
 #include <errno.h>
 #include <sys/socket.h>
@@ -346,4 +347,18 @@ Test(net_group, mld_queries_answered_in_their_version)
 	cr_assert_eq(frame()[14 + 48], 132, "MLDv1 done (v1 querier heard)");
 	cr_assert_arr_eq(frame(), "\x33\x33\x00\x00\x00\x02", 6,
 			 "to all routers");
+}
+
+Test(net_group, link_up_reports_every_group)
+{
+	cr_assert_eq(rxd_net_join(&np, g4), 0);
+	run_timer();
+	n_sent = 0;
+	rxd_net_announce(&np);
+	cr_assert_geq(n_sent, 2, "addresses announced, then the group");
+	cr_assert_eq(frame()[14 + 24], 0x22);
+	cr_assert_eq(frame()[14 + 24 + 8], 4, "reported as a join");
+	n_sent = 0;
+	run_timer();
+	cr_assert_eq(n_sent, 1, "and repeated once");
 }
