@@ -289,4 +289,7 @@ Test(ud_mcast, send_to_group_without_member)
 	after = counters_b();
 	cr_assert_eq(after.roce_mcast_no_member - before.roce_mcast_no_member,
 		     2);
+	cr_assert_eq(ibv_destroy_qp(rx), 0);
+	cr_assert_eq(ibv_destroy_qp(tx), 0);
+	cr_assert_eq(ibv_destroy_ah(ah), 0);
 }
