@@ -99,7 +99,7 @@ rxd_icmp6_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	if (len < ICMP_ECHO_HLEN || rxd_icmp6_csum(ip, icmp, len) != 0) {
 		np->stats.malformed++;
 	} else if (rxd_mld_type(icmp[0])) {
-		rxd_mld_input(np, icmp, len);
+		rxd_mld_input(np, pkt, icmp, len);
 	} else if (icmp[0] == ICMP6_NS || icmp[0] == ICMP6_NA) {
 		rxd_nd_input(np, pkt, icmp, len);
 	} else if (!rxd_net_is_local(np, pkt->dgid)) {

@@ -145,11 +145,18 @@ rxd_mld_type(uint8_t type)
 }
 
 void
-rxd_mld_input(struct rxd_net_port *np, const uint8_t *icmp, uint32_t len)
+rxd_mld_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
+	      const uint8_t *icmp, uint32_t len)
 {
 	unsigned int i;
 
 	np->stats.mld_rx++;
+	/* a query from other than a link-local source is none (5.1.14) */
+	if (icmp[0] == MLD_QUERY &&
+	    (pkt->sgid[0] != 0xfe || (pkt->sgid[1] & 0xc0) != 0x80)) {
+		np->stats.malformed++;
+		return;
+	}
 	for (i = 0; i < RTE_DIM(mld_msgs); i++) {
 		if (mld_msgs[i].type != icmp[0])
 			continue;

@@ -109,8 +109,8 @@ void rxd_igmp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 		    const struct rxd_pkt *pkt);
 
 /** Handle an MLD message (icmp, len bytes, checksum checked). */
-void rxd_mld_input(struct rxd_net_port *np, const uint8_t *icmp,
-		   uint32_t len);
+void rxd_mld_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
+		   const uint8_t *icmp, uint32_t len);
 
 /** True if an ICMPv6 type is an MLD message. */
 bool rxd_mld_type(uint8_t type);

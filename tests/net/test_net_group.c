@@ -341,6 +341,13 @@ Test(net_group, mld_queries_answered_in_their_version)
 	len = mld_query(f, NULL, 26);          /* 25..27: not a query */
 	receive(f, len);
 	cr_assert_eq(np.stats.malformed, 1);
+	len = mld_query(f, NULL, 28);
+	f[14 + 8] = 0xfd;                      /* from a global address */
+	f[14 + 48 + 2] = f[14 + 48 + 3] = 0;
+	rxd_put16(f + 14 + 48 + 2, rxd_icmp6_csum(f + 14, f + 14 + 48, 28));
+	receive(f, len);
+	cr_assert_eq(np.stats.malformed, 2, "a query not from link-local");
+	cr_assert_eq(np.stats.group_queries, 2);
 	run_timer();
 	cr_assert_eq(n_sent, 2);
 	cr_assert_eq(rxd_net_leave(&np, g6), 0);
