@@ -155,16 +155,24 @@ struct rxd_port_counters {
 	uint64_t net_other_dropped; /**< ICMP types not served (part of
 				     *   other_dropped) */
 	uint64_t mbufs_in_use;     /**< of the port's pool, now */
+	uint64_t roce_mcast_no_member; /**< UD frames to a group no QP of
+					*   the port is attached to */
+	uint64_t igmp_rx;          /**< every IGMP frame in */
+	uint64_t mld_rx;           /**< MLD messages (of icmp6_rx) */
+	uint64_t group_queries;    /**< IGMP/MLD queries taken */
+	uint64_t group_ignored;    /**< other hosts' reports and leaves */
+	uint64_t group_reports_tx; /**< IGMP/MLD reports and leaves sent */
 };
 
 /*
  * Every frame a port receives (rx_pkts, before fault injection) is counted
  * once more by what became of it: roce_rx (a QP took it), a wire_err[]
- * reason, roce_not_local, roce_unknown_qp, roce_bad_peer, other_dropped
- * less net_other_dropped, or arp_rx, icmp_rx, icmp6_rx.  Each of the last
- * three is counted once more as arp_answered, nd_answered, echo_answered,
- * echo_replies, neigh_confirmed, neigh_ignored, not_for_us,
- * net_other_dropped, malformed or reply_failed.
+ * reason, roce_not_local, roce_unknown_qp, roce_bad_peer,
+ * roce_mcast_no_member, other_dropped less net_other_dropped, or arp_rx,
+ * icmp_rx, icmp6_rx, igmp_rx.  Each of the last four is counted once more
+ * as arp_answered, nd_answered, echo_answered, echo_replies,
+ * neigh_confirmed, neigh_ignored, not_for_us, net_other_dropped,
+ * malformed, reply_failed, group_queries or group_ignored.
  */
 
 /** Read the counters of a port. @return 0 or -1 (errno ENODEV). */

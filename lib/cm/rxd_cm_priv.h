@@ -94,6 +94,7 @@ struct rxd_cm_retry {
 
 struct rxd_cm_channel;
 struct rxd_cm_pending;
+struct rxd_cm_mcast;
 
 /** The id behind struct rdma_cm_id (which comes first). */
 struct rxd_cm_id {
@@ -126,6 +127,7 @@ struct rxd_cm_id {
 	struct ibv_pd *ep_pd;
 	unsigned int events_out;      /**< delivered, not acknowledged */
 	pthread_cond_t acked;
+	struct rxd_cm_mcast *mcast;   /**< groups joined (rxd_cma_mcast.c) */
 	struct rxd_cm_id *next, *prev;  /**< in rxd_cm.ids */
 	/* rxd_cm_index.c */
 	struct rxd_cm_id *comm_next;  /**< chain by local_comm_id */
@@ -335,6 +337,10 @@ int rxd_cm_qp_ready(struct rxd_cm_id *c);
 void rxd_cm_qp_error(struct rxd_cm_id *c);
 /** The QP's received packet count (data before RTU). */
 uint64_t rxd_cm_qp_rx(struct rxd_cm_id *c);
+
+/* rxd_cma_mcast.c */
+/** Leave every group the id joined (rdma_destroy_id). */
+void rxd_cm_mcast_leave_all(struct rxd_cm_id *c);
 
 /* rxd_cm_addr.c */
 /** Find the port and GID index of a local address. 0 or errno. */

@@ -218,28 +218,28 @@ bring_up(struct rxd_cm_id *c)
 	return rc;
 }
 
-int
-rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
-	       struct ibv_qp_init_attr *qp_init_attr)
+/* The QP of rdma_create_qp and rdma_create_qp_ex: a's PD is set. */
+static int
+create_qp(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *a)
 {
 	struct rxd_cm_id *c = rxd_cm_id(id);
-	struct ibv_qp_init_attr a;
+	struct ibv_qp_init_attr cqs = { .send_cq = a->send_cq,
+		.recv_cq = a->recv_cq, .cap = a->cap };
 	struct ibv_qp *qp;
 	int rc = 0;
 
-	if (id->verbs == NULL || qp_init_attr == NULL ||
-	    (pd != NULL && pd->context != id->verbs)) {
+	if (id->verbs == NULL || a->pd->context != id->verbs) {
 		errno = EINVAL;
 		return -1;
 	}
-	a = *qp_init_attr;
-	if (pd == NULL)
-		pd = id->pd;
-	if (a.send_cq == NULL && a.recv_cq == NULL)
-		rc = own_cqs(c, &a);
+	if (a->send_cq == NULL && a->recv_cq == NULL) {
+		rc = own_cqs(c, &cqs);
+		a->send_cq = cqs.send_cq;
+		a->recv_cq = cqs.recv_cq;
+	}
 	if (rc == 0) {
-		id->qp_type = a.qp_type;
-		qp = ibv_create_qp(pd, &a);
+		id->qp_type = a->qp_type;
+		qp = ibv_create_qp_ex(id->verbs, a);
 		rc = qp == NULL ? errno : 0;
 	}
 	if (rc == 0) {
@@ -252,34 +252,64 @@ rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 		errno = rc;
 		return -1;
 	}
-	qp_init_attr->cap = a.cap;
 	c->qp_made = true;
 	return 0;
 }
 
 int
-rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
+rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
+	       struct ibv_qp_init_attr *qp_init_attr)
 {
-	struct ibv_qp_init_attr a;
-	int rc;
+	struct ibv_qp_init_attr_ex a;
 
-	if (attr == NULL || (attr->comp_mask & ~(uint32_t)IBV_QP_INIT_ATTR_PD)) {
-		errno = attr == NULL ? EINVAL : EOPNOTSUPP;
+	if (qp_init_attr == NULL) {
+		errno = EINVAL;
 		return -1;
 	}
 	memset(&a, 0, sizeof(a));
-	a.qp_context = attr->qp_context;
-	a.send_cq = attr->send_cq;
-	a.recv_cq = attr->recv_cq;
-	a.srq = attr->srq;
-	a.cap = attr->cap;
-	a.qp_type = attr->qp_type;
-	a.sq_sig_all = attr->sq_sig_all;
-	rc = rdma_create_qp(id, attr->comp_mask & IBV_QP_INIT_ATTR_PD ?
-			    attr->pd : NULL, &a);
-	if (rc == 0)
-		attr->cap = a.cap;
-	return rc;
+	a.qp_context = qp_init_attr->qp_context;
+	a.send_cq = qp_init_attr->send_cq;
+	a.recv_cq = qp_init_attr->recv_cq;
+	a.srq = qp_init_attr->srq;
+	a.cap = qp_init_attr->cap;
+	a.qp_type = qp_init_attr->qp_type;
+	a.sq_sig_all = qp_init_attr->sq_sig_all;
+	a.comp_mask = IBV_QP_INIT_ATTR_PD;
+	a.pd = pd != NULL ? pd : id->pd;
+	if (a.pd == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (create_qp(id, &a) != 0)
+		return -1;
+	qp_init_attr->cap = a.cap;
+	return 0;
+}
+
+/* The attributes rdma_create_qp_ex takes: a PD and creation flags (rxd
+ * offers IBV_QP_CREATE_BLOCK_SELF_MCAST_LB on UD QPs: mckey -l). */
+int
+rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_qp_init_attr_ex a;
+	uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS;
+
+	if (attr == NULL || (attr->comp_mask & ~known)) {
+		errno = attr == NULL ? EINVAL : EOPNOTSUPP;
+		return -1;
+	}
+	a = *attr;
+	if (!(a.comp_mask & IBV_QP_INIT_ATTR_PD))
+		a.pd = id->pd;
+	a.comp_mask |= IBV_QP_INIT_ATTR_PD;
+	if (a.pd == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (create_qp(id, &a) != 0)
+		return -1;
+	attr->cap = a.cap;
+	return 0;
 }
 
 void

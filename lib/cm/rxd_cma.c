@@ -99,6 +99,7 @@ rdma_destroy_id(struct rdma_cm_id *id)
 		errno = EINVAL;
 		return -1;
 	}
+	rxd_cm_mcast_leave_all(c);
 	pthread_mutex_lock(&rxd_cm.lock);
 	rxd_cm_event_drop(c);
 	while (c->events_out > 0)

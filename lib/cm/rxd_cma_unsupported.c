@@ -1,39 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rdma_cm calls rxd does not implement, failing cleanly with ENOSYS:
- * multicast and ECE (enhanced connection establishment).  rdma_notify
+ * ECE (enhanced connection establishment).  rdma_notify
  * succeeds: rxd learns of early data itself (rxd_cm_id.c).
  */
 #include <errno.h>
 
 #include <rdma/rdma_cma.h>
-
-int
-rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
-		    void *context)
-{
-	(void)id; (void)addr; (void)context;
-	errno = ENOSYS;
-	return -1;
-}
-
-int
-rdma_join_multicast_ex(struct rdma_cm_id *id,
-		       struct rdma_cm_join_mc_attr_ex *mc_join_attr,
-		       void *context)
-{
-	(void)id; (void)mc_join_attr; (void)context;
-	errno = ENOSYS;
-	return -1;
-}
-
-int
-rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
-{
-	(void)id; (void)addr;
-	errno = ENOSYS;
-	return -1;
-}
 
 int
 rdma_notify(struct rdma_cm_id *id, enum ibv_event_type event)

@@ -123,6 +123,15 @@ tx_flush(struct rxd_engine_port *ep)
 }
 
 void
+rxd_engine_flush(struct rxd_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++)
+		tx_flush(&e->ports[i]);
+}
+
+void
 rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m)
 {
 	if (ep->n_tx == RXD_TX_BURST)
@@ -167,12 +176,30 @@ roce_refuse(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	rte_pktmbuf_free(m);
 }
 
+/* A UD SEND to a group: every attached QP takes it (or none is there). */
+static void
+mcast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
+	    const struct rxd_pkt *pkt)
+{
+	if (rxd_mcast_deliver(&ep->mcast, m, pkt) == 0) {
+		roce_refuse(ep, m, pkt, &ep->roce.mcast_no_member);
+		return;
+	}
+	ep->roce.rx++;
+	rte_pktmbuf_free(m);
+}
+
 static void
 roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	   const struct rxd_pkt *pkt)
 {
 	struct rxd_qp_core *qp;
 
+	if (pkt->dqpn == RXD_QPN_MCAST && rxd_gid_is_mcast(pkt->dgid) &&
+	    rxd_net_l2_accept(ep->net, pkt)) {
+		mcast_input(ep, m, pkt);
+		return;
+	}
 	if (!rxd_net_l2_accept(ep->net, pkt) ||
 	    !rxd_net_is_local(ep->net, pkt->dgid)) {
 		roce_refuse(ep, m, pkt, &ep->roce.not_local);
@@ -222,6 +249,7 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	case RXD_FRAME_ARP:
 	case RXD_FRAME_ICMP4:
 	case RXD_FRAME_ICMP6:
+	case RXD_FRAME_IGMP:
 		rxd_net_input(ep->net, m, &pkt);
 		break;
 	default:
@@ -381,6 +409,7 @@ rxd_engine_main(void *arg)
 	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
 		idle(e, rxd_engine_poll(e));
 	run_commands(e);
+	rxd_engine_flush(e);     /* what the last pass queued still leaves */
 	__atomic_store_n(&e->running, false, __ATOMIC_RELEASE);
 	return 0;
 }

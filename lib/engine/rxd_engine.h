@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "rxd_config.h"
+#include "rxd_mcast.h"
 #include <rte_spinlock.h>
 
 #include "rxd_net.h"
@@ -39,9 +40,12 @@ struct rxd_roce_stats {
 					       *   (address or UDP port) */
 	uint64_t qkey_viol;                   /**< UD Q_Key mismatches (of rx) */
 	uint64_t other_dropped;               /**< other UDP, unknown L3 */
+	uint64_t mcast_no_member;             /**< to a group no QP here is
+					       *   attached to */
 	/* Every frame received ends in exactly one of rx, wire_err[],
-	 * not_local, unknown_qp, bad_peer, other_dropped, or lib/net's
-	 * arp_rx, icmp_rx, icmp6_rx. */
+	 * not_local, unknown_qp, bad_peer, other_dropped, mcast_no_member,
+	 * or lib/net's arp_rx, icmp_rx, icmp6_rx, igmp_rx.  A frame to a
+	 * group counts once in rx however many QPs take it. */
 };
 
 /** A port queue pair polled by an engine, with its transmit buffer. */
@@ -56,6 +60,7 @@ struct rxd_engine_port {
 	uint16_t n_held;
 	struct rte_mbuf *held[RXD_TX_HELD];
 	struct rxd_roce_stats roce;
+	struct rxd_mcast_table mcast;         /**< UD QPs by group */
 };
 
 /** Loop counters of an engine. */
@@ -134,5 +139,8 @@ void rxd_stack_port_event(unsigned int port, bool up);
 
 /** Queue a frame for transmission on a binding (flushed in bursts). */
 void rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m);
+
+/** Hand every port's queued frames to the PMD now (engine side). */
+void rxd_engine_flush(struct rxd_engine *e);
 
 #endif /* RXD_ENGINE_H */

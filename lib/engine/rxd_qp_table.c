@@ -3,7 +3,8 @@
  * QP placement and the per-port QP tables (see rxd_qp_core.h), and the
  * state changes an engine applies itself: a QP entering ERR flushes every
  * queued work request with IBV_WC_WR_FLUSH_ERR (signaled or not), a QP
- * returning to RESET drops them silently.
+ * returning to RESET drops them silently, a UD QP being destroyed sends
+ * what was posted first.
  */
 #include <errno.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "rxd_qp_core.h"
 #include "rxd_stack.h"
 #include "rxd_transport.h"
+
+#define UD_DRAIN_PASSES 64
 
 static struct rxd_qp_core **
 slot(unsigned int port, uint32_t qpn)
@@ -110,11 +113,29 @@ drop_doorbell(struct rxd_engine *e, struct rxd_qp_core *qp)
 	__atomic_store_n(&qp->doorbell, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * A UD QP's posted sends leave before it goes, as on Soft-RoCE, which
+ * sends them within ibv_post_send: mckey destroys its QP right after
+ * posting unsignaled sends.  Bounded: a PMD that takes nothing ends it.
+ */
+static void
+drain_ud(struct rxd_engine *e, struct rxd_qp_core *qp)
+{
+	unsigned int pass;
+
+	if (qp->type != IBV_QPT_UD)
+		return;
+	for (pass = 0; pass < UD_DRAIN_PASSES && rxd_transport_sq(qp); pass++)
+		rxd_engine_flush(e);
+	rxd_engine_flush(e);
+}
+
 static int
 unbind_cmd(struct rxd_engine *e, void *arg)
 {
 	struct rxd_qp_core *qp = arg;
 
+	drain_ud(e, qp);
 	drop_doorbell(e, qp);
 	rxd_transport_unbind(qp);
 	return 0;

@@ -27,6 +27,7 @@ add_roce(struct rxd_port_counters *c, const struct rxd_roce_stats *r)
 	c->roce_bad_peer += r->bad_peer;
 	c->qkey_viol += r->qkey_viol;
 	c->other_dropped += r->other_dropped;
+	c->roce_mcast_no_member += r->mcast_no_member;
 	for (i = 0; i < RXD_WIRE_ERR_MAX; i++)
 		c->wire_err[i] += r->wire_err[i];
 }
@@ -55,6 +56,11 @@ add_net(struct rxd_port_counters *c, const struct rxd_net_stats *s)
 	c->resolve_failed = s->resolve_failed;
 	c->held_dropped = s->held_dropped;
 	c->no_route = s->no_route;
+	c->igmp_rx = s->igmp_rx;
+	c->mld_rx = s->mld_rx;
+	c->group_queries = s->group_queries;
+	c->group_ignored = s->group_ignored;
+	c->group_reports_tx = s->group_reports_tx;
 }
 
 static void

@@ -2,7 +2,7 @@
 /*
  * ICMP and ICMPv6 echo: answer requests to our addresses, count replies to
  * ours, and send requests (rxd_net_ping).  ICMPv6 neighbour discovery
- * messages are handed to rxd_nd.c.
+ * messages are handed to rxd_nd.c, MLD messages to rxd_mld.c.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,7 +27,8 @@ icmp_len(const struct rte_mbuf *m, const struct rxd_pkt *pkt)
 
 	if (pkt->ip_ver == 4)
 		return rxd_get16(ip + 2) - (uint32_t)(pkt->l4_off - pkt->l3_off);
-	return rxd_get16(ip + 4);
+	return rxd_get16(ip + 4) -
+		(uint32_t)(pkt->l4_off - pkt->l3_off - RXD_IPV6_HLEN);
 }
 
 /* Echo reply from the request's own bytes: same id, seq and data. */
@@ -92,11 +93,13 @@ rxd_icmp6_input(struct rxd_net_port *np, struct rte_mbuf *m,
 {
 	const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *,
 						    pkt->l3_off);
-	const uint8_t *icmp = ip + RXD_IPV6_HLEN;
+	const uint8_t *icmp = ip + (pkt->l4_off - pkt->l3_off);
 	uint32_t len = icmp_len(m, pkt);
 
 	if (len < ICMP_ECHO_HLEN || rxd_icmp6_csum(ip, icmp, len) != 0) {
 		np->stats.malformed++;
+	} else if (rxd_mld_type(icmp[0])) {
+		rxd_mld_input(np, pkt, icmp, len);
 	} else if (icmp[0] == ICMP6_NS || icmp[0] == ICMP6_NA) {
 		rxd_nd_input(np, pkt, icmp, len);
 	} else if (!rxd_net_is_local(np, pkt->dgid)) {

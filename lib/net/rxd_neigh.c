@@ -153,4 +153,5 @@ rxd_net_timer(struct rxd_net_port *np, uint64_t now)
 		    n->state != RXD_NEIGH_FAILED && now >= n->deadline)
 			expire(np, n, now);
 	}
+	rxd_group_timer(np, now);
 }

@@ -2,8 +2,9 @@
 /*
  * lib/net: rxd as an IP host on one port.  Owns the port's addresses and
  * GID table, next-hop selection, the neighbour cache (ARP for IPv4, neighbour
- * discovery for IPv6, EUI-64 for link-local GIDs), ICMP/ICMPv6 echo, and
- * holding frames while their next hop is being resolved.
+ * discovery for IPv6, EUI-64 for link-local GIDs), ICMP/ICMPv6 echo,
+ * holding frames while their next hop is being resolved, and the multicast
+ * groups the port has joined (IGMP and MLD reports and queries).
  *
  * Runs on the engine lcore that owns the port; frames leave through the
  * transmit callback given at init (this layer never touches rte_eth_*).
@@ -27,6 +28,8 @@
 #define RXD_NEIGH_TRIES 5          /**< requests before giving up */
 #define RXD_NEIGH_RETRY_MS 500
 #define RXD_NEIGH_REACHABLE_S 60   /**< then re-confirmed with a probe */
+#define RXD_NET_GROUPS 64          /**< multicast groups a port joins */
+#define RXD_MCAST_REPEAT_MS 1000   /**< unsolicited report repeated after */
 
 /** Host-networking counters of one port. */
 struct rxd_net_stats {
@@ -56,6 +59,22 @@ struct rxd_net_stats {
 	uint64_t resolve_failed;         /**< peers that never answered */
 	uint64_t held_dropped;           /**< frames dropped while resolving */
 	uint64_t no_route;
+	/* multicast groups (IGMP, MLD) */
+	uint64_t igmp_rx;                /**< every IGMP frame in */
+	uint64_t mld_rx;                 /**< MLD messages (of icmp6_rx) */
+	uint64_t group_queries;          /**< IGMP/MLD queries taken (each
+					  *   also counted as what it was) */
+	uint64_t group_ignored;          /**< other hosts' reports, leaves;
+					  *   queries for groups not joined */
+	uint64_t group_reports_tx;       /**< IGMP/MLD reports sent */
+};
+
+/** A multicast group the port belongs to (IPv4-mapped or IPv6 GID). */
+struct rxd_net_group {
+	uint8_t gid[RXD_GID_LEN];
+	bool used;
+	uint8_t repeats;               /**< unsolicited reports still due */
+	uint64_t report_at;            /**< TSC of the next report, 0 none */
 };
 
 enum rxd_neigh_state {
@@ -105,6 +124,9 @@ struct rxd_net_port {
 	void *tx_ctx;
 	uint64_t hz;                   /**< TSC ticks per second */
 	uint16_t ip_id;
+	struct rxd_net_group groups[RXD_NET_GROUPS];
+	bool igmp_v2_querier;          /**< answer in IGMPv2 (RFC 3376 7.2) */
+	bool mld_v1_querier;           /**< answer in MLDv1 (RFC 3810 8.2) */
 	struct rxd_net_stats stats;
 };
 
@@ -174,6 +196,30 @@ int rxd_net_source(const struct rxd_net_port *np,
 /** Send an ICMP (IPv4-mapped dgid) or ICMPv6 echo request. */
 int rxd_net_ping(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 		 uint16_t id, uint16_t seq, uint16_t data_len);
+
+/**
+ * The Ethernet group address of a multicast GID, as RoCEv2 and IP map it:
+ * IPv4 01:00:5e and the low 23 bits, IPv6 33:33 and the low 32 bits.
+ */
+void rxd_net_mcast_mac(const uint8_t gid[RXD_GID_LEN],
+		       struct rte_ether_addr *mac);
+
+/**
+ * Join a multicast group: the port reports it (IGMP for an IPv4-mapped
+ * GID, MLD for IPv6) at once and once more RXD_MCAST_REPEAT_MS later, and
+ * answers queries for it.
+ *
+ * @return 0, -EINVAL (not a multicast GID), -EEXIST (joined already),
+ *   -ENOSPC (RXD_NET_GROUPS joined).
+ */
+int rxd_net_join(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN]);
+
+/** Leave a group (a leave or done message is sent). @return 0, -ENOENT. */
+int rxd_net_leave(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN]);
+
+/** True if the port has joined the group. */
+bool rxd_net_is_member(const struct rxd_net_port *np,
+		       const uint8_t gid[RXD_GID_LEN]);
 
 /** Retries, expiry and ageing; call about every millisecond. */
 void rxd_net_timer(struct rxd_net_port *np, uint64_t now);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Addresses, GID table, next hop and the input dispatcher of lib/net.
+ * Addresses, GID table, next hop (a multicast GID's is its group MAC, no
+ * resolution) and the input dispatcher of lib/net.
  */
 #include <errno.h>
 #include <sys/socket.h>
@@ -104,6 +105,7 @@ rxd_net_announce(struct rxd_net_port *np)
 		else
 			rxd_nd_advertise(np, np->addrs[i].gid);
 	}
+	rxd_group_announce(np);
 }
 
 bool
@@ -209,6 +211,10 @@ rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 	const uint8_t *hop = next_hop(np, dgid);
 	struct rxd_neigh *n;
 
+	if (rxd_gid_is_mcast(dgid)) {
+		rxd_net_mcast_mac(dgid, mac);
+		return 0;
+	}
 	if (eui64_mac(dgid, mac))
 		return 0;
 	if (hop == NULL) {
@@ -282,6 +288,8 @@ rxd_net_input(struct rxd_net_port *np, struct rte_mbuf *m,
 		np->stats.icmp_rx++;
 	else if (pkt->kind == RXD_FRAME_ICMP6)
 		np->stats.icmp6_rx++;
+	else if (pkt->kind == RXD_FRAME_IGMP)
+		np->stats.igmp_rx++;
 	if (!rxd_net_l2_accept(np, pkt)) {
 		np->stats.not_for_us++;
 		rte_pktmbuf_free(m);
@@ -296,6 +304,9 @@ rxd_net_input(struct rxd_net_port *np, struct rte_mbuf *m,
 		break;
 	case RXD_FRAME_ICMP6:
 		rxd_icmp6_input(np, m, pkt);
+		break;
+	case RXD_FRAME_IGMP:
+		rxd_igmp_input(np, m, pkt);
 		break;
 	default:
 		np->stats.other_dropped++;

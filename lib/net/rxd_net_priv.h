@@ -83,4 +83,49 @@ void rxd_ipv4_hdr(struct rxd_net_port *np, uint8_t *ip,
 /** ICMPv6 checksum of len bytes at icmp between src and dst. */
 uint16_t rxd_icmp6_csum(const uint8_t *ip6, const uint8_t *icmp, uint32_t len);
 
+/** What an IGMP or MLD report says about a group. */
+enum rxd_group_record {
+	RXD_GROUP_CURRENT,  /**< answer to a query: member (any source) */
+	RXD_GROUP_JOIN,     /**< state change: now a member */
+	RXD_GROUP_LEAVE,    /**< state change: no longer a member */
+};
+
+/**
+ * Send an IGMP report (v3, or v2 after a v2 query) or leave about an
+ * IPv4-mapped group.  @return false without an IPv4 address or an mbuf.
+ */
+bool rxd_igmp_send(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN],
+		   enum rxd_group_record r);
+
+/**
+ * Send an MLD report (v2, or v1 after a v1 query) or done about an IPv6
+ * group.  @return false without an mbuf.
+ */
+bool rxd_mld_send(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN],
+		  enum rxd_group_record r);
+
+/** Handle an IGMP frame; consumes m. */
+void rxd_igmp_input(struct rxd_net_port *np, struct rte_mbuf *m,
+		    const struct rxd_pkt *pkt);
+
+/** Handle an MLD message (icmp, len bytes, checksum checked). */
+void rxd_mld_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
+		   const uint8_t *icmp, uint32_t len);
+
+/** True if an ICMPv6 type is an MLD message. */
+bool rxd_mld_type(uint8_t type);
+
+/**
+ * A query for one group (NULL: every group of the family) answered within
+ * max_ms: schedule the reports of the groups joined.
+ */
+void rxd_group_query(struct rxd_net_port *np, const uint8_t *group, bool v4,
+		     uint32_t max_ms);
+
+/** The link came up: report every group joined, as on a join. */
+void rxd_group_announce(struct rxd_net_port *np);
+
+/** Send the reports that are due. */
+void rxd_group_timer(struct rxd_net_port *np, uint64_t now);
+
 #endif /* RXD_NET_PRIV_H */

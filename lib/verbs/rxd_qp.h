@@ -26,6 +26,7 @@ struct rxd_qp {
 	struct wr_batch *wr_batch;    /**< WQEs between wr_start/complete */
 	struct rxd_context *ctx;
 	uint32_t events_delivered;    /**< affiliated async events */
+	uint32_t mcast_attached;      /**< groups (ibv_attach_mcast) */
 };
 
 static inline struct rxd_qp *

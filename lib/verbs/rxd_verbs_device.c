@@ -15,6 +15,7 @@
 #include <rte_cycles.h>
 
 #include "rxd/rxd_flush.h"
+#include "rxd_mcast.h"
 #include "rxd_verbs.h"
 
 /* Engine side: a port's link changed; every context of it hears. */
@@ -222,6 +223,9 @@ rxd_verbs_device_attr(struct rxd_context *ctx, struct ibv_device_attr *a)
 	a->max_res_rd_atom = RXD_MAX_RD_ATOMIC * (int)conf->max_qp;
 	a->atomic_cap = IBV_ATOMIC_HCA;
 	a->max_ah = RXD_MAX_AH;
+	a->max_mcast_grp = RXD_MCAST_GROUPS;
+	a->max_mcast_qp_attach = RXD_MCAST_QP_ATTACH;
+	a->max_total_mcast_qp_attach = RXD_MCAST_TOTAL_ATTACH;
 	a->max_srq = (int)conf->max_srq;
 	a->max_srq_wr = (int)conf->srq_depth;
 	a->max_srq_sge = RXD_MAX_SGE;

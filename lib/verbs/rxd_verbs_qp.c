@@ -91,9 +91,12 @@ check_init_attr(struct rxd_context *ctx, const struct ibv_qp_init_attr_ex *a,
 				       IBV_QP_INIT_ATTR_CREATE_FLAGS |
 				       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
 		return EOPNOTSUPP;
-	/* no creation flag is offered; none asked is fine (Soft-RoCE too) */
+	/* none asked is fine (Soft-RoCE too); the one flag offered is
+	 * blocking multicast loopback, which rxd never does (a UD send to a
+	 * group does not come back to its own port) */
 	if ((a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
-	    a->create_flags != 0)
+	    (a->create_flags & ~(uint32_t)IBV_QP_CREATE_BLOCK_SELF_MCAST_LB ||
+	     (a->create_flags != 0 && a->qp_type != IBV_QPT_UD)))
 		return EOPNOTSUPP;
 	if (a->qp_type != IBV_QPT_RC && a->qp_type != IBV_QPT_UC &&
 	    a->qp_type != IBV_QPT_UD)
@@ -434,6 +437,8 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
 		.recv_cq = ibqp->recv_cq,
 	};
 
+	if (__atomic_load_n(&qp->mcast_attached, __ATOMIC_RELAXED) != 0)
+		return EBUSY;      /* as uverbs: detach from the groups first */
 	pthread_mutex_lock(&ibqp->mutex);
 	while (ibqp->events_completed !=
 	       __atomic_load_n(&qp->events_delivered, __ATOMIC_ACQUIRE))

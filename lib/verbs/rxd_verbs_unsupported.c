@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lib/verbs: the exported (not static inline) verbs that rxd does not
- * offer.  Owns ibv_attach_mcast, ibv_detach_mcast, ibv_import_device,
+ * offer.  Owns ibv_import_device,
  * ibv_import_pd, ibv_import_mr, ibv_import_dm, ibv_unimport_pd,
  * ibv_unimport_mr, ibv_unimport_dm, ibv_reg_dmabuf_mr, ibv_set_ece,
  * ibv_query_ece, ibv_query_qp_data_in_order and
@@ -10,8 +10,8 @@
  * Each fails the way its man page reports failure: a call returning a
  * pointer gives NULL with errno set, a call returning int gives the errno
  * value (and stores it in errno too).  "Not supported" is EOPNOTSUPP,
- * the code libibverbs itself uses when a provider lacks an operation.  UD
- * multicast is ENOSYS: it is planned, not refused.  The static inline
+ * the code libibverbs itself uses when a provider lacks an operation.  The
+ * static inline
  * verbs of <infiniband/verbs.h> (XRC, WQ, RSS tables, flows, counters,
  * DM, MW, parent domains, TD, ...) need no symbol: they report EOPNOTSUPP
  * themselves when the verbs_context operation is NULL.
@@ -36,25 +36,6 @@ unsupported_int(int err)
 {
 	errno = err;
 	return err;
-}
-
-/* UD multicast: ibv_attach_mcast(3) returns the errno value. */
-int
-ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
-{
-	(void)qp;
-	(void)gid;
-	(void)lid;
-	return unsupported_int(ENOSYS);
-}
-
-int
-ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
-{
-	(void)qp;
-	(void)gid;
-	(void)lid;
-	return unsupported_int(ENOSYS);
 }
 
 /*

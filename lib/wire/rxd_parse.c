@@ -12,6 +12,8 @@
 #define IPPROTO_ICMP4 1
 #define IPPROTO_UDP4 17
 #define IPPROTO_ICMP6 58
+#define IPPROTO_IGMP 2
+#define IPPROTO_HOPOPTS 0
 
 static enum rxd_wire_err parse_roce(const uint8_t *ip, uint32_t ip_len,
 				    struct rxd_pkt *pkt, unsigned int flags);
@@ -79,11 +81,37 @@ parse_ipv4(const uint8_t *ip, uint32_t len, struct rxd_pkt *pkt,
 		pkt->kind = RXD_FRAME_ICMP4;
 		return RXD_WIRE_OK;
 	}
+	if (pkt->ip_proto == IPPROTO_IGMP) {
+		pkt->kind = RXD_FRAME_IGMP;
+		return RXD_WIRE_OK;
+	}
 	if (pkt->ip_proto != IPPROTO_UDP4)
 		return RXD_WIRE_OK;
 	if (ihl != RXD_IPV4_HLEN)
 		return RXD_WIRE_IP_HDR; /* ICRC coverage of options undefined */
 	return parse_udp(ip, total, pkt, flags);
+}
+
+/*
+ * A Hop-by-Hop options header (MLD carries Router Alert in one): only
+ * ICMPv6 may follow it here; l4_off moves past it.
+ */
+static enum rxd_wire_err
+skip_hop_by_hop(const uint8_t *ip, uint32_t total, struct rxd_pkt *pkt)
+{
+	uint32_t len;
+
+	if (total < RXD_IPV6_HLEN + 8)
+		return RXD_WIRE_TRUNCATED;
+	len = (ip[RXD_IPV6_HLEN + 1] + 1u) * 8;
+	if (total < RXD_IPV6_HLEN + len)
+		return RXD_WIRE_TRUNCATED;
+	if (ip[RXD_IPV6_HLEN] != IPPROTO_ICMP6)
+		return RXD_WIRE_OK;
+	pkt->ip_proto = IPPROTO_ICMP6;
+	pkt->l4_off = (uint16_t)(pkt->l4_off + len);
+	pkt->kind = RXD_FRAME_ICMP6;
+	return RXD_WIRE_OK;
 }
 
 static enum rxd_wire_err
@@ -105,6 +133,8 @@ parse_ipv6(const uint8_t *ip, uint32_t len, struct rxd_pkt *pkt,
 	memcpy(pkt->sgid, ip + 8, RXD_GID_LEN);
 	memcpy(pkt->dgid, ip + 24, RXD_GID_LEN);
 	pkt->l4_off = (uint16_t)(pkt->l3_off + RXD_IPV6_HLEN);
+	if (pkt->ip_proto == IPPROTO_HOPOPTS)
+		return skip_hop_by_hop(ip, total, pkt);
 	if (pkt->ip_proto == IPPROTO_ICMP6) {
 		pkt->kind = RXD_FRAME_ICMP6;
 		return RXD_WIRE_OK;

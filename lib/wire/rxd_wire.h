@@ -214,6 +214,7 @@ enum rxd_frame_kind {
 	RXD_FRAME_ICMP4,
 	RXD_FRAME_ICMP6,
 	RXD_FRAME_UDP,       /**< UDP to another port */
+	RXD_FRAME_IGMP,      /**< IPv4 protocol 2 */
 };
 
 /**
@@ -344,6 +345,13 @@ rxd_gid_is_v4(const uint8_t gid[RXD_GID_LEN])
 	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
 
 	return memcmp(gid, prefix, sizeof(prefix)) == 0;
+}
+
+/** True if the GID is a multicast address: IPv4-mapped 224/4 or ff00::/8. */
+static inline bool
+rxd_gid_is_mcast(const uint8_t gid[RXD_GID_LEN])
+{
+	return rxd_gid_is_v4(gid) ? (gid[12] & 0xf0) == 0xe0 : gid[0] == 0xff;
 }
 
 /** Write the IPv4-mapped GID of an IPv4 address (4 bytes, network order). */

@@ -24,7 +24,7 @@ struct counter {
 static const struct counter frame_fates[] = {
 	PC(roce_rx), PC(roce_not_local), PC(roce_unknown_qp),
 	PC(roce_bad_peer), PC(other_dropped), PC(arp_rx), PC(icmp_rx),
-	PC(icmp6_rx),
+	PC(icmp6_rx), PC(roce_mcast_no_member), PC(igmp_rx),
 };
 
 /* ... less net_other_dropped (in other_dropped, and a fate of the next
@@ -33,7 +33,7 @@ static const struct counter net_fates[] = {
 	PC(arp_answered), PC(nd_answered), PC(echo_answered),
 	PC(echo_replies), PC(neigh_confirmed), PC(neigh_ignored),
 	PC(not_for_us), PC(net_other_dropped), PC(malformed),
-	PC(reply_failed),
+	PC(reply_failed), PC(group_queries), PC(group_ignored),
 };
 
 static const struct counter others[] = {
@@ -118,7 +118,7 @@ check_accounting(const char *role, const struct rxd_port_counters *c)
 		wire += c->wire_err[i];
 	fates = sum(c, frame_fates, RTE_DIM(frame_fates)) -
 		c->net_other_dropped + wire;
-	net = c->arp_rx + c->icmp_rx + c->icmp6_rx;
+	net = c->arp_rx + c->icmp_rx + c->icmp6_rx + c->igmp_rx;
 	printf("%s: %lu frames received, %lu accounted for; %lu ARP/ICMP, "
 	       "%lu accounted for\n", role, (unsigned long)c->rx_pkts,
 	       (unsigned long)fates, (unsigned long)net,

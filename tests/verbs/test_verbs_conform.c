@@ -323,7 +323,21 @@ Test(conform, create_qp_ex_with_create_flags_mask)
 				   strerror(errno));
 		cr_assert_eq(qp->state, IBV_QPS_RESET);
 		cr_assert_eq(ibv_destroy_qp(qp), 0);
+		/* blocking multicast loopback: UD only (rxd never loops a
+		 * group send back); any other flag is one rxd lacks */
 		a.create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB;
+		errno = 0;
+		qp = ibv_create_qp_ex(ctx, &a);
+		if (types[i] == IBV_QPT_UD) {
+			cr_assert_not_null(qp, "UD blocks loopback: %s",
+					   strerror(errno));
+			cr_assert_eq(ibv_destroy_qp(qp), 0);
+		} else {
+			cr_assert_null(qp, "type %d: no loopback to block",
+				       types[i]);
+			cr_assert_eq(errno, EOPNOTSUPP);
+		}
+		a.create_flags = IBV_QP_CREATE_SCATTER_FCS;
 		errno = 0;
 		cr_assert_null(ibv_create_qp_ex(ctx, &a), "a flag rxd lacks");
 		cr_assert_eq(errno, EOPNOTSUPP);

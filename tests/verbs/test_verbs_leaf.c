@@ -658,7 +658,6 @@ Test(verbs_unsupported, pointer_calls)
 Test(verbs_unsupported, int_calls)
 {
 	struct ibv_ece ece = { 0 };
-	union ibv_gid gid = { .raw = { 0xff } };
 	uint8_t mac[ETHERNET_LL_SIZE];
 	struct ibv_ah_attr ah = { 0 };
 	uint16_t vid;
@@ -669,12 +668,6 @@ Test(verbs_unsupported, int_calls)
 	errno = ECONNREFUSED;   /* librdmacm would reject the connection */
 	cr_expect_eq(ibv_set_ece(NULL, &ece), EOPNOTSUPP);
 	cr_expect_eq(errno, EOPNOTSUPP);
-	errno = 0;
-	cr_expect_eq(ibv_attach_mcast(NULL, &gid, 0), ENOSYS);
-	cr_expect_eq(errno, ENOSYS);
-	errno = 0;
-	cr_expect_eq(ibv_detach_mcast(NULL, &gid, 0), ENOSYS);
-	cr_expect_eq(errno, ENOSYS);
 	cr_expect_eq(ibv_query_qp_data_in_order(NULL, IBV_WR_RDMA_WRITE, 0),
 		     0, "no in-order guarantee");
 	errno = 0;
