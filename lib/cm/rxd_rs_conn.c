@@ -226,10 +226,13 @@ rxd_rs_listen_progress(struct rxd_rs *l)
 int
 rsocket(int domain, int type, int protocol)
 {
+	int flags = type & (SOCK_NONBLOCK | SOCK_CLOEXEC);
 	struct rxd_rs_tun tun;
 	struct rxd_rs *rs;
 	int rc;
 
+	/* socket(2)'s type flags are honoured (Python sets SOCK_CLOEXEC) */
+	type &= ~flags;
 	if ((domain != AF_INET && domain != AF_INET6) || type != SOCK_STREAM ||
 	    (protocol != 0 && protocol != IPPROTO_TCP))
 		return rxd_rs_fail(ENOTSUP);
@@ -237,6 +240,8 @@ rsocket(int domain, int type, int protocol)
 	rs = rxd_rs_new(&tun);
 	if (rs == NULL)
 		return -1;
+	if (flags & SOCK_NONBLOCK)
+		rs->fd_flags = O_NONBLOCK;
 	rc = rxd_rs_insert(rs);
 	if (rc != 0) {
 		rxd_rs_free(rs);
