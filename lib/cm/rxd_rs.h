@@ -27,6 +27,7 @@
 #define RXD_RS_XFER_START 2048       /**< first write of an rsend */
 #define RXD_RS_XFER_MAX 65536        /**< largest write */
 #define RXD_RS_PROBE_NS 1000000000ull /**< idle time before a probe write */
+#define RXD_RS_CM_CHECK_NS 1000000ull /**< CM events of a connected rsocket */
 
 /** Where an rsocket is in its life. */
 enum rxd_rs_phase {
@@ -99,6 +100,7 @@ struct rxd_rs {
 	uint32_t *rmsg;              /**< lengths of data messages, a ring */
 	unsigned int rmsg_head, rmsg_tail;
 	/* liveness */
+	uint64_t cm_checked_ns;      /**< CM events last taken (connected) */
 	uint64_t last_activity_ns;
 	bool probe_out;
 	/* iomaps */

@@ -29,10 +29,9 @@ connected_events(struct rxd_rs *rs)
 		rev |= POLLIN;
 	if (rxd_rs_can_send(rs) || (!up && !rs->writable))
 		rev |= POLLOUT;
-	if (rs->phase == RXD_RS_CLOSED)
-		rev |= POLLHUP;
-	if (rs->err != 0 && rs->phase == RXD_RS_CLOSED)
-		rev |= POLLERR;
+	/* hang-up (and its error) once the data that came before is read */
+	if (rs->phase == RXD_RS_CLOSED && !rxd_rs_have_data(rs))
+		rev |= rs->err != 0 ? POLLHUP | POLLERR : POLLHUP;
 	return rev;
 }
 

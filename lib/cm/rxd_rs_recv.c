@@ -106,9 +106,9 @@ recv_locked(struct rxd_rs *rs, uint8_t *buf, size_t len, int flags)
 			return (ssize_t)peek(rs, buf, len);
 		done += consume(rs, buf + done, len - done);
 	} while (done < len && (flags & MSG_WAITALL));
-	rxd_rs_progress(rs);
 	if (done == 0 && rc < 0)
 		return -1;
+	rxd_rs_progress(rs);     /* credits for what was taken */
 	return (ssize_t)done;
 }
 
