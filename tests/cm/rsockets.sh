@@ -22,6 +22,7 @@ preload=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
 command -v rstream >/dev/null || { echo "SKIP: rdmacm-utils not installed"; exit 77; }
 [ -e "$preload" ] || { echo "SKIP: librdmacm1's librspreload.so missing"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
+command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
 if [ -z "${RXD_RS_NETNS:-}" ]; then
 	unshare --net true 2>/dev/null ||
 		{ echo "SKIP: cannot create a network namespace"; exit 77; }
