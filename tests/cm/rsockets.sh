@@ -143,7 +143,8 @@ kill_peer() {
 	sleep 6
 	if [ "$victim" = server ]; then pid=$server survivor=$client
 	else pid=$client survivor=$server; fi
-	kill -9 "$(pgrep -P "$pid" -x rstream)"
+	# pgrep hangs with ASan's runtime preloaded: run it without
+	kill -9 "$(env -u LD_PRELOAD pgrep -P "$pid" -x rstream)"
 	wait "$survivor"; rc=$?
 	wait "$pid" 2>/dev/null
 	[ $rc != 0 ] && [ $rc != 124 ] &&
