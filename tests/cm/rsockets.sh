@@ -134,21 +134,32 @@ pair preload-tcp "env LD_PRELOAD=$pre $sink 10.0.0.1 7471" \
 	"env LD_PRELOAD=$pre python3 $here/tcp_copy.py 10.0.0.1 7471 16" \
 	"^sent 16777216 bytes crc32" "^received 16777216 bytes crc32"
 
-# kill VICTIM: a long rstream; SIGKILL one side once data flows; the other
-# must exit non-zero with ECONNRESET (not time out).
+# kill VICTIM: the TCP pair under librspreload streaming without end;
+# once both ends report the connection, SIGKILL one side; the other must
+# fail with ECONNRESET from rrecv/rsend (not hang until its timeout).
+wait_for() { # file pattern: up to 120 s
+	for _ in $(seq 1200); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
 kill_peer() {
 	local victim=$1 name="kill-$1" survivor rc pid
-	start_server "$name" rstream -b 10.0.0.1 -S 65536 -C 1000000 -I 100
-	start_client "$name" rstream -s 10.0.0.1 -S 65536 -C 1000000 -I 100
-	sleep 6
+	start_server "$name" env LD_PRELOAD="$pre" "$sink" 10.0.0.1 7471
+	start_client "$name" env LD_PRELOAD="$pre" python3 "$here/tcp_copy.py" \
+		10.0.0.1 7471 0
+	wait_for "$dir/$name.s" '^accepted' && wait_for "$dir/$name.c" '^connected'
+	sleep 1
 	if [ "$victim" = server ]; then pid=$server survivor=$client
 	else pid=$client survivor=$server; fi
 	# pgrep hangs with ASan's runtime preloaded: run it without
-	kill -9 "$(env -u LD_PRELOAD pgrep -P "$pid" -x rstream)"
+	kill -9 "$(env -u LD_PRELOAD pgrep -P "$pid")"
 	wait "$survivor"; rc=$?
 	wait "$pid" 2>/dev/null
 	[ $rc != 0 ] && [ $rc != 124 ] &&
-		grep -q "Connection reset by peer" "$dir/$name".[sc]
+		grep -Eq "Connection reset by peer|ConnectionResetError" \
+			"$dir/$name".[sc]
 	report "$name" "survivor exit $rc" $(( $? == 0 ))
 }
 kill_peer server

@@ -4,7 +4,8 @@
 
 Usage: tcp_copy.py ADDR PORT MIB: send MIB MiB of a seeded pseudo-random
 stream, shut the write side, print the count and CRC-32 of what was sent,
-and check the CRC-32 the server (tcp-sink) sends back is the same.
+and check the CRC-32 the server (tcp-sink) sends back is the same.  MIB 0
+sends until the connection fails.  "connected" is printed once connected.
 (Python's own accept uses accept4, which librspreload does not
 intercept, so the server is tcp_sink.c.)
 """
@@ -32,7 +33,8 @@ def client(addr, port, mib):
     rng = random.Random(22)
     crc = 0
     with connect(addr, port) as sock:
-        for _ in range(mib * (1 << 20) // CHUNK):
+        print("connected", flush=True)
+        for _ in iter(int, 1) if mib == 0 else range(mib * (1 << 20) // CHUNK):
             data = rng.randbytes(CHUNK)
             crc = zlib.crc32(data, crc)
             sock.sendall(data)

@@ -5,7 +5,8 @@
  * and CRC-32 (IEEE, as zlib's) of what arrived and send that back as
  * 8 hex digits.  It waits
  * with poll(2) on the socket together with a pipe, so under librspreload
- * rpoll sees an rsocket and an ordinary descriptor at once.
+ * rpoll sees an rsocket and an ordinary descriptor at once.  "accepted"
+ * is printed once a connection is accepted.
  * Usage: tcp-sink ADDR PORT
  */
 #include <arpa/inet.h>
@@ -126,6 +127,8 @@ main(int argc, char **argv)
 		perror("accept");
 		return 1;
 	}
+	printf("accepted\n");
+	fflush(stdout);
 	rc = sink(c, idle[0]);
 	close(c);
 	close(l);
