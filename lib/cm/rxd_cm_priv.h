@@ -34,7 +34,10 @@
 #define RXD_CM_PKT_LIFE 16           /**< packet lifetime, IBTA time code */
 #define RXD_CM_RESP_TIMEOUT 20       /**< CM response timeout (4.096us*2^x) */
 #define RXD_CM_MAX_RETRIES 15
-#define RXD_CM_ACK_TIMEOUT 14        /**< default QP ack timeout code */
+/** Default QP ack timeout code: packet lifetime + 1, as Linux's CM gives
+ * RoCE QPs (4.096 us * 2^17 = 0.54 s a try): a peer starved of CPU for
+ * half a second must not cost the connection. */
+#define RXD_CM_ACK_TIMEOUT (RXD_CM_PKT_LIFE + 1)
 #define RXD_CM_MIN_RNR_TIMER 12
 #define RXD_CM_RD_ATOMIC 16          /**< reads in flight without conn_param */
 #define RXD_CM_REJ_INVALID_SID 8

@@ -18,19 +18,6 @@
 #define RESOLVE_MS 2000
 #define RETRY_COUNT 7
 #define RNR_RETRY_COUNT 7             /* infinite */
-/* 4.096 us * 2^17 = 0.54 s per try, Linux rdma_cm's choice on RoCE: a
- * peer starved of CPU for half a second must not cost the connection. */
-#define ACK_TIMEOUT 17
-
-static void
-set_ack_timeout(struct rdma_cm_id *id)
-{
-	uint8_t t = ACK_TIMEOUT;
-
-	rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
-			&t, sizeof(t));
-}
-
 static void
 fail_connect(struct rxd_rs *rs, int err)
 {
@@ -57,7 +44,6 @@ send_request(struct rxd_rs *rs)
 		return;
 	}
 	rxd_rs_ep_conn_data(rs, pdata);
-	set_ack_timeout(rs->id);
 	if (rdma_connect(rs->id, &p) != 0)
 		fail_connect(rs, errno);
 	else
@@ -193,7 +179,6 @@ accept_request(struct rxd_rs *l, struct rdma_cm_id *id,
 	rxd_rs_ep_conn_data(c, ours);
 	p.private_data = ours;
 	p.private_data_len = sizeof(ours);
-	set_ack_timeout(id);
 	if (rdma_accept(id, &p) != 0 || rxd_rs_insert(c) != 0)
 		goto reject;
 	c->phase = RXD_RS_ACCEPTING;
