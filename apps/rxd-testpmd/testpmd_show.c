@@ -41,6 +41,19 @@ mac_str(const uint8_t m[6], char *buf, size_t len)
 		 m[3], m[4], m[5]);
 }
 
+/* Link state and speed; a PMD may not know the speed (net_virtio). */
+static void
+print_link(const struct rxd_port_info *info)
+{
+	const char *state = info->link_up ? "up" : "down";
+
+	if (info->link_speed == UINT32_MAX || info->link_speed == 0)
+		printf("  link %s, speed %s\n", state,
+		       info->link_speed ? "unknown" : "none");
+	else
+		printf("  link %s, %u Mbit/s\n", state, info->link_speed);
+}
+
 int
 tp_show_ports(const struct tp_args *a)
 {
@@ -58,8 +71,7 @@ tp_show_ports(const struct tp_args *a)
 		mac_str(info.mac, mac, sizeof(mac));
 		printf("port %u: %s (driver %s, DPDK port %u, engine %u)\n", p,
 		       info.name, info.driver, info.dpdk_port, info.engine);
-		printf("  link %s, %u Mbit/s\n", info.link_up ? "up" : "down",
-		       info.link_speed);
+		print_link(&info);
 		printf("  mac %s, mtu %u, ib_mtu %u, gids %u\n", mac, info.mtu,
 		       info.ib_mtu, info.n_gids);
 		printf("  queues: rx %u (all polled), tx %u\n",

@@ -83,7 +83,7 @@ struct rxd_port_info {
 	uint16_t mtu;         /**< Ethernet MTU */
 	uint16_t ib_mtu;      /**< active IB MTU: 256..4096 fitting mtu - 80 */
 	bool link_up;
-	uint32_t link_speed;  /**< Mbit/s */
+	uint32_t link_speed;  /**< Mbit/s; UINT32_MAX unknown, 0 none */
 	char offloads[128];
 	unsigned int n_gids;
 	unsigned int engine;  /**< engine serving the port */
