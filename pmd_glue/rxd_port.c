@@ -26,21 +26,24 @@
 
 RTE_LOG_REGISTER(rxd_logtype_port, rxd.port, NOTICE);
 
+/*
+ * The offloads rxd uses, enabled where the device has them.  Only receive
+ * ones: the engine reads the checksum status a PMD sets on each mbuf
+ * (rxd_port_rx_parse_flags()) and skips the checks the NIC made.  None on
+ * transmit: the IPv4 header checksum is summed from fields the builder
+ * has in registers, RoCEv2's UDP checksum is 0 (IPv4 and, as Soft-RoCE
+ * sends it, IPv6: the ICRC covers the datagram), and frames are one
+ * segment; turning them on would only choose a slower PMD transmit path.
+ */
 static const struct {
 	uint32_t rxd;
 	uint64_t dev_capa;
-	bool tx;
 	const char *name;
 } offload_table[] = {
-	{ RXD_OFF_TX_IPV4_CKSUM, RTE_ETH_TX_OFFLOAD_IPV4_CKSUM, true,
-		"tx-ipv4-cksum" },
-	{ RXD_OFF_TX_UDP_CKSUM, RTE_ETH_TX_OFFLOAD_UDP_CKSUM, true,
-		"tx-udp-cksum" },
-	{ RXD_OFF_TX_MULTI_SEG, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, true,
-		"tx-multi-seg" },
-	{ RXD_OFF_RX_IPV4_CKSUM, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, false,
+	{ RXD_OFF_RX_IPV4_CKSUM, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM,
 		"rx-ipv4-cksum" },
-	{ RXD_OFF_RX_RSS, RTE_ETH_RX_OFFLOAD_RSS_HASH, false, "rx-rss" },
+	{ RXD_OFF_RX_UDP_CKSUM, RTE_ETH_RX_OFFLOAD_UDP_CKSUM, "rx-udp-cksum" },
+	{ RXD_OFF_RX_RSS, RTE_ETH_RX_OFFLOAD_RSS_HASH, "rx-rss" },
 };
 
 #define N_OFFLOADS (sizeof(offload_table) / sizeof(offload_table[0]))
@@ -60,7 +63,7 @@ rxd_port_offload_str(uint32_t offloads, char *buf, size_t len)
 }
 
 /*
- * Pick the offloads the device has.  VLAN tags are written and read in
+ * Pick the offloads of offload_table the device has.  VLAN tags are written and read in
  * software (lib/wire, lib/net), so VLAN insert/strip stay off.
  */
 static void
@@ -70,18 +73,13 @@ pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
 	size_t i;
 
 	for (i = 0; i < N_OFFLOADS; i++) {
-		uint64_t capa = offload_table[i].tx ? info->tx_offload_capa :
-			info->rx_offload_capa;
 		bool rss = offload_table[i].rxd & RXD_OFF_RX_RSS;
 
-		if (!(capa & offload_table[i].dev_capa) ||
+		if (!(info->rx_offload_capa & offload_table[i].dev_capa) ||
 		    (rss && p->nb_rxq < 2))
 			continue;
 		p->offloads |= offload_table[i].rxd;
-		if (offload_table[i].tx)
-			ec->txmode.offloads |= offload_table[i].dev_capa;
-		else
-			ec->rxmode.offloads |= offload_table[i].dev_capa;
+		ec->rxmode.offloads |= offload_table[i].dev_capa;
 	}
 	if (p->nb_rxq > 1 && info->flow_type_rss_offloads) {
 		ec->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
