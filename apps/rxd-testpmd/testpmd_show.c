@@ -54,6 +54,25 @@ print_link(const struct rxd_port_info *info)
 		printf("  link %s, %u Mbit/s\n", state, info->link_speed);
 }
 
+/* RFC 5227: a station claiming rxd's IPv4 address. */
+static void
+print_conflicts(const struct rxd_port_info *info)
+{
+	const uint8_t *ip = info->conflict_ip;
+	char mac[32];
+
+	if (info->arp_conflicts == 0) {
+		printf("  address conflicts: none%s\n",
+		       info->probing ? " (probing)" : "");
+		return;
+	}
+	mac_str(info->conflict_mac, mac, sizeof(mac));
+	printf("  address conflicts: %lu ARP frames; last: %u.%u.%u.%u "
+	       "claimed by %s%s\n", (unsigned long)info->arp_conflicts,
+	       ip[0], ip[1], ip[2], ip[3], mac,
+	       info->conflict_probing ? " while rxd probed" : "");
+}
+
 int
 tp_show_ports(const struct tp_args *a)
 {
@@ -78,6 +97,7 @@ tp_show_ports(const struct tp_args *a)
 		       info.rx_queues, info.tx_queues);
 		printf("  offloads: %s\n",
 		       info.offloads[0] ? info.offloads : "none");
+		print_conflicts(&info);
 	}
 	return 0;
 }

@@ -89,6 +89,11 @@ struct rxd_port_info {
 	unsigned int engine;  /**< engine serving the port */
 	uint16_t rx_queues;   /**< DPDK receive queues, all polled */
 	uint16_t tx_queues;   /**< DPDK transmit queues (rxd sends on 0) */
+	uint64_t arp_conflicts;  /**< ARP frames claiming our IPv4 address */
+	uint8_t conflict_mac[6]; /**< the last claimant (arp_conflicts > 0) */
+	uint8_t conflict_ip[4];  /**< the address it claimed */
+	bool conflict_probing;   /**< it came while rxd probed (RFC 5227) */
+	bool probing;            /**< rxd is still probing or announcing */
 };
 
 /** Describe port @p port. @return 0 or -1 (errno ENODEV). */
@@ -155,6 +160,8 @@ struct rxd_port_counters {
 	uint64_t net_other_dropped; /**< ICMP types not served (part of
 				     *   other_dropped) */
 	uint64_t mbufs_in_use;     /**< of the port's pool, now */
+	uint64_t arp_conflicts;    /**< ARP frames from another MAC claiming
+				    *   our address: not learnt, not answered */
 };
 
 /*
@@ -164,7 +171,7 @@ struct rxd_port_counters {
  * less net_other_dropped, or arp_rx, icmp_rx, icmp6_rx.  Each of the last
  * three is counted once more as arp_answered, nd_answered, echo_answered,
  * echo_replies, neigh_confirmed, neigh_ignored, not_for_us,
- * net_other_dropped, malformed or reply_failed.
+ * arp_conflicts, net_other_dropped, malformed or reply_failed.
  */
 
 /** Read the counters of a port. @return 0 or -1 (errno ENODEV). */

@@ -33,7 +33,7 @@ static const struct counter net_fates[] = {
 	PC(arp_answered), PC(nd_answered), PC(echo_answered),
 	PC(echo_replies), PC(neigh_confirmed), PC(neigh_ignored),
 	PC(not_for_us), PC(net_other_dropped), PC(malformed),
-	PC(reply_failed),
+	PC(reply_failed), PC(arp_conflicts),
 };
 
 static const struct counter others[] = {
