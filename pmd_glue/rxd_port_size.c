@@ -9,6 +9,13 @@
 #include "rxd_port_size.h"
 
 /*
+ * More than any header a PMD receives around a frame: a larger gap between
+ * max_rx_pktlen and max_mtu means two unrelated limits (net_vmxnet3: 16384
+ * and 9000), not an overhead.
+ */
+#define PMD_OVERHEAD_MAX 64
+
+/*
  * Bytes the PMD adds to the MTU for one received frame.  A driver that
  * reports a real max_mtu says how much it needs above it (max_rx_pktlen
  * less max_mtu): Ethernet header and CRC, its VLAN allowance and, for
@@ -17,12 +24,13 @@
 static uint32_t
 pmd_overhead(const struct rte_eth_dev_info *info)
 {
-	uint32_t own = RXD_PORT_FRAME_OVERHEAD;
+	uint32_t own = RXD_PORT_FRAME_OVERHEAD, gap;
 
 	if (info->max_mtu == 0 || info->max_mtu == UINT16_MAX ||
 	    info->max_rx_pktlen <= info->max_mtu)
 		return own;
-	return RTE_MAX(own, info->max_rx_pktlen - info->max_mtu);
+	gap = info->max_rx_pktlen - info->max_mtu;
+	return gap > PMD_OVERHEAD_MAX ? own : RTE_MAX(own, gap);
 }
 
 /* n descriptors, rounded up to the alignment and kept in the limits. */

@@ -38,8 +38,9 @@ struct rxd_port_size {
 /**
  * Size a port for the PMD described by info:
  * - the mbuf's data room holds the largest frame of the MTU with the
- *   PMD's own per-frame overhead (max_rx_pktlen - max_mtu: virtio counts
- *   its virtio-net header there) or rxd's, whichever is larger, is at
+ *   PMD's own per-frame overhead (max_rx_pktlen - max_mtu, up to 64 bytes:
+ *   virtio counts its virtio-net header there) or rxd's, whichever is
+ *   larger, is at
  *   least min_rx_bufsize and RTE_MBUF_DEFAULT_DATAROOM, plus the headroom;
  * - descriptors are rounded up to nb_align and kept in [nb_min, nb_max];
  * - the pool holds every receive descriptor's mbuf, a full transmit ring
