@@ -91,12 +91,14 @@ ip -n "$ns" tuntap add dev "$RXD_INTEROP_TAP" mode tap
 ip -n "$ns" link set "$RXD_INTEROP_TAP" mtu "$RXD_INTEROP_MTU" master "$RXD_INTEROP_BRIDGE" up
 rxi_veth_add "$RXD_INTEROP_HOST_IF" "$RXD_INTEROP_HOST_PEER" none "$RXD_INTEROP_HOST_MAC"
 nic_args=()
-if [ -n "$RXD_INTEROP_NIC_MODEL" ]; then
-	ip -n "$ns" tuntap add dev "$RXD_INTEROP_NIC_TAP" mode tap
-	ip -n "$ns" link set "$RXD_INTEROP_NIC_TAP" mtu "$RXD_INTEROP_MTU" master "$RXD_INTEROP_BRIDGE" up
-	nic_args=(-netdev "tap,id=nic,ifname=$RXD_INTEROP_NIC_TAP,script=no,downscript=no"
-		-device "$RXD_INTEROP_NIC_MODEL,netdev=nic,mac=$RXD_INTEROP_NIC_MAC,addr=0x10,romfile=")
-fi
+k=0
+for model in $RXD_INTEROP_NIC_MODELS; do
+	k=$((k + 1))
+	ip -n "$ns" tuntap add dev "${RXD_INTEROP_TAP}n$k" mode tap
+	ip -n "$ns" link set "${RXD_INTEROP_TAP}n$k" mtu "$RXD_INTEROP_MTU" master "$RXD_INTEROP_BRIDGE" up
+	nic_args+=(-netdev "tap,id=nic$k,ifname=${RXD_INTEROP_TAP}n$k,script=no,downscript=no"
+		-device "$model,netdev=nic$k,mac=52:54:00:88:0$k:0b,addr=0x1$((k - 1)),romfile=")
+done
 
 # ---- guest ------------------------------------------------------------------------
 rm -rf "$RXD_INTEROP_RUN"
