@@ -5,6 +5,8 @@
 #   make bench  the benchmarks of doc/performance.md (about 6 minutes)
 #   make deb    Debian packages rxd, librxd0, librxd-dev in build-deb/
 #               (debhelper; lintian must report no error)
+#   make test-lab  the whole NIC lab matrix: rxd in a QEMU guest on four
+#               emulated PCI NICs against Soft-RoCE (tests/interop/nic-interop.sh)
 #   make fuzz   libFuzzer on the frame parser, the CM MAD codec and the
 #               configuration, FUZZ_SECONDS each (default 60; build-fuzz/)
 # SANITIZE=address,undefined builds into build-asan and runs the suite there.
@@ -19,7 +21,7 @@ BUILD := build-asan
 MESON_OPTS += -Db_sanitize=$(SANITIZE) -Db_lundef=false
 endif
 
-.PHONY: all deps build test demo bench fuzz deb clean
+.PHONY: all deps build test test-lab demo bench fuzz deb clean
 
 all: build
 
@@ -34,6 +36,9 @@ build: deps $(BUILD)/build.ninja
 
 test: build
 	./scripts/run-tests.sh $(BUILD) $(TEST_OPTS)
+
+test-lab: build
+	RXD_NIC_MATRIX=full ./tests/interop/nic-interop.sh $(BUILD)
 
 demo: build
 	./apps/demo/run-demo.sh $(BUILD)

@@ -81,6 +81,9 @@ corrupt(struct rxd_fault *f, struct rte_mbuf *m)
 		return;
 	at = RXD_ETH_HLEN + (uint32_t)(rng_next(f) % (len - RXD_ETH_HLEN));
 	p[at] ^= (uint8_t)(1u << (rng_next(f) & 7));
+	/* what the NIC checked is no longer what the frame holds */
+	m->ol_flags &= ~(RTE_MBUF_F_RX_IP_CKSUM_MASK |
+			 RTE_MBUF_F_RX_L4_CKSUM_MASK);
 }
 
 /* Age held frames by one; emit those that waited reorder_depth frames. */

@@ -13,34 +13,37 @@
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_ring.h>
 
 #include "rxd_port.h"
+#include "rxd_port_size.h"
 
 #define PORT_POOL_CACHE 256
-#define PORT_FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN + \
-			     RTE_ETHER_CRC_LEN)
 #define PORT_FRAME_HDRS (RTE_ETHER_HDR_LEN + 2 * RTE_VLAN_HLEN)
 #define FAULT_HOLD_US 1000
 
 RTE_LOG_REGISTER(rxd_logtype_port, rxd.port, NOTICE);
 
+/*
+ * The offloads rxd uses, enabled where the device has them.  Only receive
+ * ones: the engine reads the checksum status a PMD sets on each mbuf
+ * (rxd_port_rx_parse_flags()) and skips the checks the NIC made.  None on
+ * transmit: the IPv4 header checksum is summed from fields the builder
+ * has in registers, RoCEv2's UDP checksum is 0 (IPv4 and, as Soft-RoCE
+ * sends it, IPv6: the ICRC covers the datagram), and frames are one
+ * segment; turning them on would only choose a slower PMD transmit path.
+ */
 static const struct {
 	uint32_t rxd;
 	uint64_t dev_capa;
-	bool tx;
 	const char *name;
 } offload_table[] = {
-	{ RXD_OFF_TX_IPV4_CKSUM, RTE_ETH_TX_OFFLOAD_IPV4_CKSUM, true,
-		"tx-ipv4-cksum" },
-	{ RXD_OFF_TX_UDP_CKSUM, RTE_ETH_TX_OFFLOAD_UDP_CKSUM, true,
-		"tx-udp-cksum" },
-	{ RXD_OFF_TX_MULTI_SEG, RTE_ETH_TX_OFFLOAD_MULTI_SEGS, true,
-		"tx-multi-seg" },
-	{ RXD_OFF_RX_IPV4_CKSUM, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM, false,
+	{ RXD_OFF_RX_IPV4_CKSUM, RTE_ETH_RX_OFFLOAD_IPV4_CKSUM,
 		"rx-ipv4-cksum" },
-	{ RXD_OFF_RX_RSS, RTE_ETH_RX_OFFLOAD_RSS_HASH, false, "rx-rss" },
+	{ RXD_OFF_RX_UDP_CKSUM, RTE_ETH_RX_OFFLOAD_UDP_CKSUM, "rx-udp-cksum" },
+	{ RXD_OFF_RX_RSS, RTE_ETH_RX_OFFLOAD_RSS_HASH, "rx-rss" },
 };
 
 #define N_OFFLOADS (sizeof(offload_table) / sizeof(offload_table[0]))
@@ -60,7 +63,7 @@ rxd_port_offload_str(uint32_t offloads, char *buf, size_t len)
 }
 
 /*
- * Pick the offloads the device has.  VLAN tags are written and read in
+ * Pick the offloads of offload_table the device has.  VLAN tags are written and read in
  * software (lib/wire, lib/net), so VLAN insert/strip stay off.
  */
 static void
@@ -70,18 +73,13 @@ pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
 	size_t i;
 
 	for (i = 0; i < N_OFFLOADS; i++) {
-		uint64_t capa = offload_table[i].tx ? info->tx_offload_capa :
-			info->rx_offload_capa;
 		bool rss = offload_table[i].rxd & RXD_OFF_RX_RSS;
 
-		if (!(capa & offload_table[i].dev_capa) ||
+		if (!(info->rx_offload_capa & offload_table[i].dev_capa) ||
 		    (rss && p->nb_rxq < 2))
 			continue;
 		p->offloads |= offload_table[i].rxd;
-		if (offload_table[i].tx)
-			ec->txmode.offloads |= offload_table[i].dev_capa;
-		else
-			ec->rxmode.offloads |= offload_table[i].dev_capa;
+		ec->rxmode.offloads |= offload_table[i].dev_capa;
 	}
 	if (p->nb_rxq > 1 && info->flow_type_rss_offloads) {
 		ec->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
@@ -91,10 +89,10 @@ pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
 }
 
 static int
-setup_queues(struct rxd_port *p, const struct rxd_conf_port *conf,
-	     const struct rte_eth_dev_info *info, char *err, size_t errlen)
+setup_queues(struct rxd_port *p, const struct rte_eth_dev_info *info,
+	     const struct rxd_port_size *size, char *err, size_t errlen)
 {
-	uint16_t rxd = conf->rx_desc, txd = conf->tx_desc, q;
+	uint16_t rxd = size->rx_desc, txd = size->tx_desc, q;
 	int rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &rxd, &txd);
 
 	for (q = 0; rc == 0 && q < p->nb_rxq; q++)
@@ -104,8 +102,10 @@ setup_queues(struct rxd_port *p, const struct rxd_conf_port *conf,
 		rc = rte_eth_tx_queue_setup(p->port_id, q, txd, p->socket,
 					    NULL);
 	if (rc != 0)
-		snprintf(err, errlen, "port %u (%s): queue setup failed: %s",
-			 p->port_id, info->driver_name, rte_strerror(-rc));
+		snprintf(err, errlen, "port %u (%s): queue setup failed: %s "
+			 "(%u rx, %u tx descriptors, mbufs of %u bytes)",
+			 p->port_id, info->driver_name, rte_strerror(-rc),
+			 rxd, txd, size->frame_room);
 	return rc;
 }
 
@@ -214,36 +214,46 @@ data_path_max_mtu(const struct rte_eth_dev_info *info, char *hint,
 		(uint32_t)PORT_FRAME_HDRS;
 }
 
+/* The mbuf and ring sizes the port needs (rxd_port_size.h). */
 static int
-create_pool(struct rxd_port *p, uint32_t mbufs, char *err, size_t errlen)
+size_port(struct rxd_port *p, const struct rte_eth_dev_info *info,
+	  const struct rxd_conf_port *conf, uint32_t mbufs,
+	  struct rxd_port_size *size, char *err, size_t errlen)
+{
+	struct rxd_port_want want = {
+		.mtu = p->mtu, .rx_desc = conf->rx_desc,
+		.tx_desc = conf->tx_desc, .nb_rxq = p->nb_rxq,
+		.nb_txq = p->nb_txq, .mbufs = mbufs, .cache = PORT_POOL_CACHE,
+		.lcores = rte_lcore_count(),
+	};
+	uint32_t frame = 0;
+	int row = frame_limit_row(info, &frame);
+
+	if (row >= 0 && frame_limit_table[row].mbuf_sized)
+		want.min_frame = frame;
+	if (rxd_port_size(info, &want, size, err, errlen) == 0)
+		return 0;
+	snprintf(err + strlen(err), errlen - strlen(err), " on port %u (%s)",
+		 p->port_id, info->driver_name);
+	return -1;
+}
+
+static int
+create_pool(struct rxd_port *p, const struct rxd_port_size *size,
+	    char *err, size_t errlen)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t room = RTE_MAX((uint32_t)RTE_MBUF_DEFAULT_DATAROOM,
-				p->mtu + (uint32_t)PORT_FRAME_OVERHEAD);
-	struct rte_eth_dev_info info;
-	uint32_t frame = 0;
-	int row;
-
-	if (rte_eth_dev_info_get(p->port_id, &info) == 0 &&
-	    (row = frame_limit_row(&info, &frame)) >= 0 &&
-	    frame_limit_table[row].mbuf_sized)
-		room = RTE_MAX(room, frame);
-	if (room > UINT16_MAX - RTE_PKTMBUF_HEADROOM) {
-		snprintf(err, errlen, "port %u: frames of %u bytes do not fit "
-			 "an mbuf (at most %u)", p->port_id, room,
-			 UINT16_MAX - RTE_PKTMBUF_HEADROOM);
-		return -1;
-	}
 
 	snprintf(name, sizeof(name), "rxd_mp%u", p->port_id);
-	p->pool = rte_pktmbuf_pool_create(name, mbufs, PORT_POOL_CACHE, 0,
-		(uint16_t)(room + RTE_PKTMBUF_HEADROOM), p->socket);
+	p->pool = rte_pktmbuf_pool_create(name, size->mbufs, PORT_POOL_CACHE,
+					  0, size->data_room, p->socket);
 	if (p->pool == NULL) {
 		snprintf(err, errlen, "port %u: cannot create a pool of %u "
-			 "mbufs: %s", p->port_id, mbufs, rte_strerror(rte_errno));
+			 "mbufs: %s", p->port_id, size->mbufs,
+			 rte_strerror(rte_errno));
 		return -1;
 	}
-	p->max_frame = room;
+	p->max_frame = size->frame_room;
 	return 0;
 }
 
@@ -286,25 +296,16 @@ queues(uint16_t want, uint16_t dev_max)
 }
 
 static int
-configure(struct rxd_port *p, const struct rxd_conf_port *conf,
+configure(struct rxd_port *p, const struct rte_eth_dev_info *info,
+	  const struct rxd_conf_port *conf, const struct rxd_port_size *size,
 	  char *err, size_t errlen)
 {
-	struct rte_eth_dev_info info;
 	struct rte_eth_conf ec;
 	int rc;
 
-	rc = rte_eth_dev_info_get(p->port_id, &info);
-	if (rc != 0) {
-		snprintf(err, errlen, "port %u: no device info: %s",
-			 p->port_id, rte_strerror(-rc));
-		return -1;
-	}
-	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
-	p->nb_rxq = queues(conf->rx_queues, info.max_rx_queues);
-	p->nb_txq = queues(conf->tx_queues, info.max_tx_queues);
 	memset(&ec, 0, sizeof(ec));
-	pick_offloads(p, &info, &ec);
-	if (set_mtu(p, &info, conf, &ec, err, errlen) != 0)
+	pick_offloads(p, info, &ec);
+	if (set_mtu(p, info, conf, &ec, err, errlen) != 0)
 		return -1;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &ec);
 	if (rc != 0) {
@@ -312,7 +313,25 @@ configure(struct rxd_port *p, const struct rxd_conf_port *conf,
 			 p->port_id, p->driver, rte_strerror(-rc));
 		return -1;
 	}
-	return setup_queues(p, conf, &info, err, errlen);
+	return setup_queues(p, info, size, err, errlen);
+}
+
+/* Device info, driver name and queue counts of the port. */
+static int
+read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
+	    struct rte_eth_dev_info *info, char *err, size_t errlen)
+{
+	int rc = rte_eth_dev_info_get(p->port_id, info);
+
+	if (rc != 0) {
+		snprintf(err, errlen, "port %u: no device info: %s",
+			 p->port_id, rte_strerror(-rc));
+		return -1;
+	}
+	snprintf(p->driver, sizeof(p->driver), "%s", info->driver_name);
+	p->nb_rxq = queues(conf->rx_queues, info->max_rx_queues);
+	p->nb_txq = queues(conf->tx_queues, info->max_tx_queues);
+	return 0;
 }
 
 /*
@@ -345,6 +364,8 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 	       const struct rxd_conf_port *conf, uint32_t mbufs,
 	       char *err, size_t errlen)
 {
+	struct rte_eth_dev_info info;
+	struct rxd_port_size size;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -355,9 +376,11 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 		p->socket = (int)rte_socket_id();
 	p->mtu = conf->mtu;
 	rte_eth_dev_get_name_by_port(port_id, p->name);
-	if (create_pool(p, mbufs, err, errlen) != 0)
+	if (read_device(p, conf, &info, err, errlen) != 0 ||
+	    size_port(p, &info, conf, mbufs, &size, err, errlen) != 0 ||
+	    create_pool(p, &size, err, errlen) != 0)
 		return -1;
-	if (configure(p, conf, err, errlen) != 0)
+	if (configure(p, &info, conf, &size, err, errlen) != 0)
 		goto fail;
 	rc = rte_eth_dev_start(port_id);
 	if (rc != 0) {

@@ -22,11 +22,9 @@
 
 /** Offloads rxd found on the port and uses. */
 enum rxd_port_offload {
-	RXD_OFF_TX_IPV4_CKSUM = 1u << 0,
-	RXD_OFF_TX_UDP_CKSUM = 1u << 1,
-	RXD_OFF_TX_MULTI_SEG = 1u << 2,
-	RXD_OFF_RX_RSS = 1u << 3,
-	RXD_OFF_RX_IPV4_CKSUM = 1u << 4,
+	RXD_OFF_RX_RSS = 1u << 0,
+	RXD_OFF_RX_IPV4_CKSUM = 1u << 1,
+	RXD_OFF_RX_UDP_CKSUM = 1u << 2,
 };
 
 /** Frame counters of a port (fault and capture counters are separate). */
@@ -99,6 +97,14 @@ void rxd_port_tick(struct rxd_port *p, uint16_t q, uint64_t now);
 
 /** Re-read the link state; true if it changed. */
 bool rxd_port_link_poll(struct rxd_port *p);
+
+/**
+ * The rxd_wire_parse() flags a received frame earns from the checksum
+ * status its PMD set in ol_flags: the checks the NIC found good are
+ * skipped; a bad or unknown status leaves them to software (a zero UDP
+ * checksum, which RoCEv2 sends, may read as bad on IPv6).
+ */
+unsigned int rxd_port_rx_parse_flags(uint64_t ol_flags);
 
 /** Names of the offloads in use, comma separated. */
 void rxd_port_offload_str(uint32_t offloads, char *buf, size_t len);

@@ -57,6 +57,38 @@ show_data_path(void)
 	       rxd_cpu_describe(cpu, sizeof(cpu)));
 }
 
+/* Link state and speed; a PMD may not know the speed (net_virtio). */
+static void
+print_link(const struct rxd_port_info *info)
+{
+	const char *state = info->link_up ? "up" : "down";
+
+	if (info->link_speed == UINT32_MAX || info->link_speed == 0)
+		printf("  link %s, speed %s\n", state,
+		       info->link_speed ? "unknown" : "none");
+	else
+		printf("  link %s, %u Mbit/s\n", state, info->link_speed);
+}
+
+/* RFC 5227: a station claiming rxd's IPv4 address. */
+static void
+print_conflicts(const struct rxd_port_info *info)
+{
+	const uint8_t *ip = info->conflict_ip;
+	char mac[32];
+
+	if (info->arp_conflicts == 0) {
+		printf("  address conflicts: none%s\n",
+		       info->probing ? " (probing)" : "");
+		return;
+	}
+	mac_str(info->conflict_mac, mac, sizeof(mac));
+	printf("  address conflicts: %lu ARP frames; last: %u.%u.%u.%u "
+	       "claimed by %s%s\n", (unsigned long)info->arp_conflicts,
+	       ip[0], ip[1], ip[2], ip[3], mac,
+	       info->conflict_probing ? " while rxd probed" : "");
+}
+
 int
 tp_show_ports(const struct tp_args *a)
 {
@@ -75,14 +107,14 @@ tp_show_ports(const struct tp_args *a)
 		mac_str(info.mac, mac, sizeof(mac));
 		printf("port %u: %s (driver %s, DPDK port %u, engine %u)\n", p,
 		       info.name, info.driver, info.dpdk_port, info.engine);
-		printf("  link %s, %u Mbit/s\n", info.link_up ? "up" : "down",
-		       info.link_speed);
+		print_link(&info);
 		printf("  mac %s, mtu %u, ib_mtu %u, gids %u\n", mac, info.mtu,
 		       info.ib_mtu, info.n_gids);
 		printf("  queues: rx %u (all polled), tx %u\n",
 		       info.rx_queues, info.tx_queues);
 		printf("  offloads: %s\n",
 		       info.offloads[0] ? info.offloads : "none");
+		print_conflicts(&info);
 	}
 	return 0;
 }

@@ -33,6 +33,7 @@ static const struct counter port_counters[] = {
 	PC(icmp_rx), PC(icmp6_rx), PC(arp_answered), PC(nd_answered),
 	PC(neigh_confirmed), PC(neigh_ignored), PC(neigh_evicted),
 	PC(reply_failed), PC(net_other_dropped), PC(mbufs_in_use),
+	PC(arp_conflicts),
 };
 
 /* NAK codes of the AETH, in the order of rxd_qp_stats.naks_rx/naks_tx. */

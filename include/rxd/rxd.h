@@ -83,12 +83,17 @@ struct rxd_port_info {
 	uint16_t mtu;         /**< Ethernet MTU */
 	uint16_t ib_mtu;      /**< active IB MTU: 256..4096 fitting mtu - 80 */
 	bool link_up;
-	uint32_t link_speed;  /**< Mbit/s */
+	uint32_t link_speed;  /**< Mbit/s; UINT32_MAX unknown, 0 none */
 	char offloads[128];
 	unsigned int n_gids;
 	unsigned int engine;  /**< engine serving the port */
 	uint16_t rx_queues;   /**< DPDK receive queues, all polled */
 	uint16_t tx_queues;   /**< DPDK transmit queues (rxd sends on 0) */
+	uint64_t arp_conflicts;  /**< ARP frames claiming our IPv4 address */
+	uint8_t conflict_mac[6]; /**< the last claimant (arp_conflicts > 0) */
+	uint8_t conflict_ip[4];  /**< the address it claimed */
+	bool conflict_probing;   /**< it came while rxd probed (RFC 5227) */
+	bool probing;            /**< rxd is still probing or announcing */
 };
 
 /** Describe port @p port. @return 0 or -1 (errno ENODEV). */
@@ -162,6 +167,8 @@ struct rxd_port_counters {
 	uint64_t group_queries;    /**< IGMP/MLD queries taken */
 	uint64_t group_ignored;    /**< other hosts' reports and leaves */
 	uint64_t group_reports_tx; /**< IGMP/MLD reports and leaves sent */
+	uint64_t arp_conflicts;    /**< ARP frames from another MAC claiming
+				    *   our address: not learnt, not answered */
 };
 
 /*
@@ -171,8 +178,9 @@ struct rxd_port_counters {
  * roce_mcast_no_member, other_dropped less net_other_dropped, or arp_rx,
  * icmp_rx, icmp6_rx, igmp_rx.  Each of the last four is counted once more
  * as arp_answered, nd_answered, echo_answered, echo_replies,
- * neigh_confirmed, neigh_ignored, not_for_us, net_other_dropped,
- * malformed, reply_failed, group_queries or group_ignored.
+ * neigh_confirmed, neigh_ignored, not_for_us, arp_conflicts,
+ * net_other_dropped, malformed, reply_failed, group_queries or
+ * group_ignored.
  */
 
 /** Read the counters of a port. @return 0 or -1 (errno ENODEV). */

@@ -122,6 +122,11 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 		"descriptors per receive queue"),
 	UINT(PORT, "tx_desc", "1024", 64, 16384, P(tx_desc),
 		"descriptors per transmit queue"),
+	UINT(PORT, "arp_probe_ms", "1000", 0, 60000, P(arp_probe_ms),
+		"RFC 5227 PROBE_WAIT: at start and link up, ARP probes for "
+		"the IPv4 addresses 1 to 2 of these apart, then two "
+		"announcements 2 apart (rxd uses the addresses meanwhile); "
+		"0 = one announcement at once, no probes"),
 	TYPED(PORT, "capture", STR, "", P(capture),
 		"pcapng file receiving every frame of the port; empty = off"),
 	UINT(PORT, "fault_seed", "1", 0, UINT64_MAX, P(fault_seed),

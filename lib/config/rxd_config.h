@@ -83,6 +83,7 @@ struct rxd_conf_port {
 	struct rxd_conf_fault fault_tx;	/**< faults on sent frames */
 	uint64_t fault_seed;	/**< seed of the fault injection PRNG */
 	char capture[256];	/**< pcapng path, "" = off */
+	uint32_t arp_probe_ms;	/**< RFC 5227 PROBE_WAIT, 0 = no probes */
 };
 
 /** The whole configuration. */

@@ -236,7 +236,8 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	}
 	err = rxd_wire_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			     rte_pktmbuf_data_len(m), &pkt,
-			     RXD_PARSE_DEFER_ICRC);
+			     RXD_PARSE_DEFER_ICRC |
+			     rxd_port_rx_parse_flags(m->ol_flags));
 	if (err != RXD_WIRE_OK) {
 		ep->roce.wire_err[err]++;
 		rte_pktmbuf_free(m);

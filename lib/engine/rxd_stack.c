@@ -398,6 +398,19 @@ ib_mtu(uint16_t mtu)
 	return ib;
 }
 
+/* Address conflict detection's state, read from the engine's lcore. */
+static void
+conflict_info(const struct rxd_net_port *np, struct rxd_port_info *info)
+{
+	const struct rxd_net_acd *a = &np->acd;
+
+	info->arp_conflicts = np->stats.arp_conflicts;
+	memcpy(info->conflict_mac, a->conflict_mac.addr_bytes, 6);
+	memcpy(info->conflict_ip, a->conflict_ip, 4);
+	info->conflict_probing = a->while_probing;
+	info->probing = a->phase != RXD_ACD_IDLE;
+}
+
 int
 rxd_port_info(unsigned int port, struct rxd_port_info *info)
 {
@@ -421,6 +434,7 @@ rxd_port_info(unsigned int port, struct rxd_port_info *info)
 	info->engine = rxd_stk.port_engine[port]->id;
 	info->rx_queues = rxd_stk.ports[port].nb_rxq;
 	info->tx_queues = rxd_stk.ports[port].nb_txq;
+	conflict_info(&rxd_stk.net[port], info);
 	return 0;
 }
 

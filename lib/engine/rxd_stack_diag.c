@@ -50,6 +50,7 @@ add_net(struct rxd_port_counters *c, const struct rxd_net_stats *s)
 	c->nd_answered = s->nd_solicits_answered;
 	c->neigh_confirmed = s->neigh_confirmed;
 	c->neigh_ignored = s->neigh_ignored;
+	c->arp_conflicts = s->arp_conflicts;
 	c->neigh_evicted = s->neigh_evicted;
 	c->reply_failed = s->reply_failed;
 	c->malformed = s->malformed;

@@ -3,7 +3,9 @@
  * ARP (RFC 826) for IPv4 peers: answer requests for our addresses, learn
  * senders that ask for us, send requests and gratuitous announcements.
  * As Linux does by default (arp_accept=0), a reply only updates a peer
- * already in the cache: nobody adds an entry by announcing itself.
+ * already in the cache: nobody adds an entry by announcing itself.  A
+ * frame claiming one of our addresses goes to rxd_arp_acd.c instead, and
+ * our own frames coming back are ignored.
  */
 #include <string.h>
 
@@ -11,8 +13,6 @@
 #include "rxd_net_priv.h"
 
 #define ARP_LEN 28
-#define ARP_REQUEST 1
-#define ARP_REPLY 2
 
 static const struct rte_ether_addr broadcast = {
 	.addr_bytes = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }
@@ -51,13 +51,21 @@ rxd_arp_request(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 	uint8_t sip[RXD_GID_LEN];
 
 	if (rxd_net_is_local(np, ip)) { /* gratuitous */
-		arp_send(np, ARP_REQUEST, &broadcast, ip, NULL, ip);
+		arp_send(np, RXD_ARP_REQUEST, &broadcast, ip, NULL, ip);
 		return;
 	}
 	if (rxd_net_source(np, ip, sip) != 0)
 		return;
-	arp_send(np, ARP_REQUEST, unicast ? unicast : &broadcast, sip, NULL,
+	arp_send(np, RXD_ARP_REQUEST, unicast ? unicast : &broadcast, sip, NULL,
 		 ip);
+}
+
+void
+rxd_arp_probe(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN])
+{
+	static const uint8_t unspecified[RXD_GID_LEN];
+
+	arp_send(np, RXD_ARP_REQUEST, &broadcast, unspecified, NULL, ip);
 }
 
 static bool
@@ -82,7 +90,7 @@ arp_request_in(struct rxd_net_port *np, const struct rte_ether_addr *sha,
 		n = rxd_neigh_lookup(np, sip, RXD_NEIGH_LEARN);
 	if (n != NULL)
 		rxd_neigh_confirm(np, n, sha);
-	if (arp_send(np, ARP_REPLY, sha, tip, sha, sip))
+	if (arp_send(np, RXD_ARP_REPLY, sha, tip, sha, sip))
 		np->stats.arp_requests_answered++;
 	else
 		np->stats.reply_failed++;
@@ -107,15 +115,19 @@ rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	rxd_gid_from_v4(sip, a + 14);
 	rxd_gid_from_v4(tip, a + 24);
 	op = rxd_get16(a + 6);
-	if (op != ARP_REQUEST && op != ARP_REPLY) {
+	if (rte_is_same_ether_addr(&sha, &np->mac)) {
+		np->stats.not_for_us++;    /* our own, looped back */
+	} else if (rxd_acd_conflict(np, op, &sha, sip, tip)) {
+		np->stats.arp_conflicts++;
+	} else if (op != RXD_ARP_REQUEST && op != RXD_ARP_REPLY) {
 		np->stats.neigh_ignored++;
-	} else if (op == ARP_REQUEST && rxd_net_is_local(np, tip)) {
+	} else if (op == RXD_ARP_REQUEST && rxd_net_is_local(np, tip)) {
 		arp_request_in(np, &sha, sip, tip);
 	} else if ((n = rxd_neigh_lookup(np, sip, RXD_NEIGH_FIND)) != NULL) {
 		/* RFC 826: a known sender's MAC is updated, whoever asked */
 		rxd_neigh_confirm(np, n, &sha);
 		np->stats.neigh_confirmed++;
-	} else if (op == ARP_REQUEST) {
+	} else if (op == RXD_ARP_REQUEST) {
 		np->stats.not_for_us++;    /* one host asking another */
 	} else {
 		np->stats.neigh_ignored++;

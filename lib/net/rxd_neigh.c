@@ -146,6 +146,7 @@ rxd_net_timer(struct rxd_net_port *np, uint64_t now)
 {
 	unsigned int i;
 
+	rxd_acd_timer(np, now);
 	for (i = 0; i < RXD_NEIGH_SLOTS; i++) {
 		struct rxd_neigh *n = &np->neigh[i];
 

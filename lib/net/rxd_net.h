@@ -31,6 +31,12 @@
 #define RXD_NET_GROUPS 64          /**< multicast groups a port joins */
 #define RXD_MCAST_REPEAT_MS 1000   /**< unsolicited report repeated after */
 
+/* RFC 5227 section 1.1, with PROBE_WAIT as the unit (arp_probe_ms) */
+#define RXD_ACD_PROBE_NUM 3        /**< probes, PROBE_MIN..PROBE_MAX apart */
+#define RXD_ACD_ANNOUNCE_NUM 2     /**< announcements, ANNOUNCE_INTERVAL apart */
+#define RXD_ACD_DEFEND_S 10        /**< DEFEND_INTERVAL */
+#define RXD_ACD_LOG_S 60           /**< one conflict message per this */
+
 /** Host-networking counters of one port. */
 struct rxd_net_stats {
 	uint64_t arp_rx, arp_tx;         /**< every ARP frame in, out */
@@ -52,8 +58,12 @@ struct rxd_net_stats {
 	/* Each ARP, ICMP and ICMPv6 frame in (arp_rx, icmp_rx, icmp6_rx) is
 	 * counted once more, as what became of it: arp_requests_answered,
 	 * nd_solicits_answered, echo_requests_answered, echo_replies_rx,
-	 * neigh_confirmed, neigh_ignored, not_for_us, other_dropped,
-	 * malformed or reply_failed. */
+	 * neigh_confirmed, neigh_ignored, not_for_us, arp_conflicts,
+	 * other_dropped, malformed or reply_failed. */
+	uint64_t arp_conflicts;          /**< ARP frames from another MAC
+					  *   claiming one of our addresses
+					  *   (or probing for it while we
+					  *   do): never learnt or answered */
 	uint64_t other_dropped;          /**< protocols rxd does not serve */
 	uint64_t malformed;
 	uint64_t resolve_failed;         /**< peers that never answered */
@@ -104,6 +114,30 @@ struct rxd_net_addr {
 	uint8_t prefix;
 };
 
+/** Where RFC 5227 address conflict detection is for the IPv4 addresses. */
+enum rxd_acd_phase {
+	RXD_ACD_IDLE = 0,     /**< nothing to send */
+	RXD_ACD_PROBE,        /**< sending ARP probes (sender IP 0.0.0.0) */
+	RXD_ACD_ANNOUNCE,     /**< sending gratuitous ARP announcements */
+};
+
+/**
+ * Address conflict detection of a port.  rxd uses its addresses while it
+ * probes (its peers start at once); a conflict is reported, not resolved.
+ */
+struct rxd_net_acd {
+	uint32_t probe_ms;             /**< PROBE_WAIT; 0 = announce at once */
+	uint8_t phase;                 /**< enum rxd_acd_phase */
+	uint8_t left;                  /**< probes or announcements to send */
+	uint64_t deadline;             /**< TSC of the next one */
+	uint64_t last_defend;          /**< TSC of the last defence, or 0 */
+	uint64_t last_log;             /**< TSC of the last message, or 0 */
+	bool conflict;                 /**< one was seen (fields below) */
+	bool while_probing;            /**< ... and it stopped the probes */
+	struct rte_ether_addr conflict_mac;
+	uint8_t conflict_ip[4];
+};
+
 /** Called to transmit a complete Ethernet frame. */
 typedef void (*rxd_net_tx_fn)(void *ctx, struct rte_mbuf *m);
 
@@ -127,6 +161,7 @@ struct rxd_net_port {
 	struct rxd_net_group groups[RXD_NET_GROUPS];
 	bool igmp_v2_querier;          /**< answer in IGMPv2 (RFC 3376 7.2) */
 	bool mld_v1_querier;           /**< answer in MLDv1 (RFC 3810 8.2) */
+	struct rxd_net_acd acd;
 	struct rxd_net_stats stats;
 };
 
@@ -142,7 +177,11 @@ void rxd_net_port_init(struct rxd_net_port *np, const struct rxd_conf_port *c,
 /** Free every held frame. */
 void rxd_net_port_fini(struct rxd_net_port *np);
 
-/** Announce our addresses (gratuitous ARP, unsolicited NA). */
+/**
+ * Announce our addresses: an unsolicited NA for each IPv6 one at once;
+ * for the IPv4 ones RFC 5227's sequence (ARP probes, then gratuitous ARP
+ * announcements) run by rxd_net_timer(), or at once when arp_probe_ms is 0.
+ */
 void rxd_net_announce(struct rxd_net_port *np);
 
 /** True if the GID is one of this port's (a packet for us). */

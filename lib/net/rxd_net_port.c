@@ -68,6 +68,7 @@ rxd_net_port_init(struct rxd_net_port *np, const struct rxd_conf_port *c,
 	np->tx_ctx = ctx;
 	np->hz = rte_get_tsc_hz();
 	np->neigh_gen = 1;             /* a zeroed hint notes nothing */
+	np->acd.probe_ms = c->arp_probe_ms;
 	link_local_gid(gid, mac);
 	add_addr(np, gid, 64);
 	for (i = 0; i < c->n_addrs; i++) {
@@ -99,12 +100,10 @@ rxd_net_announce(struct rxd_net_port *np)
 {
 	unsigned int i;
 
-	for (i = 0; i < np->n_addrs; i++) {
-		if (rxd_gid_is_v4(np->addrs[i].gid))
-			rxd_arp_request(np, np->addrs[i].gid, NULL);
-		else
+	for (i = 0; i < np->n_addrs; i++)
+		if (!rxd_gid_is_v4(np->addrs[i].gid))
 			rxd_nd_advertise(np, np->addrs[i].gid);
-	}
+	rxd_acd_start(np, rte_rdtsc());
 	rxd_group_announce(np);
 }
 

@@ -5,6 +5,9 @@
 
 #include "rxd_net.h"
 
+#define RXD_ARP_REQUEST 1    /**< ARP opcodes (RFC 826) */
+#define RXD_ARP_REPLY 2
+
 /**
  * Allocate a frame with its Ethernet (and VLAN) header written: source MAC
  * ours, destination dmac (may be NULL: filled in by rxd_net_output), the
@@ -47,6 +50,26 @@ void rxd_neigh_solicit(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 /** Ask for the MAC of an IPv4 address; unicast NULL means broadcast. */
 void rxd_arp_request(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 		     const struct rte_ether_addr *unicast);
+
+/** Send an ARP probe for ip (sender IP 0.0.0.0, RFC 5227). */
+void rxd_arp_probe(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN]);
+
+/** Start probing and announcing the port's IPv4 addresses. */
+void rxd_acd_start(struct rxd_net_port *np, uint64_t now);
+
+/** Send the probes and announcements that are due. */
+void rxd_acd_timer(struct rxd_net_port *np, uint64_t now);
+
+/**
+ * Whether an ARP frame (op, sender MAC and IP, target IP) claims one of
+ * our IPv4 addresses from another MAC, or probes for one while we probe.
+ * If so it is counted, reported and, when due, defended against; the
+ * caller drops it.
+ */
+bool rxd_acd_conflict(struct rxd_net_port *np, uint16_t op,
+		      const struct rte_ether_addr *sha,
+		      const uint8_t sip[RXD_GID_LEN],
+		      const uint8_t tip[RXD_GID_LEN]);
 
 /** Handle an ARP frame; consumes m. */
 void rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,

@@ -17,6 +17,7 @@
 #include "rxd/rxd_flush.h"
 #include "rxd_mcast.h"
 #include "rxd_verbs.h"
+#include "rxd_verbs_speed.h"
 
 /* Engine side: a port's link changed; every context of it hears. */
 static void
@@ -252,15 +253,6 @@ mtu_enum(unsigned int bytes)
 	return m;
 }
 
-/* Active width and speed in IB terms from the Ethernet link speed. */
-static void
-port_speed(uint32_t mbps, struct ibv_port_attr *pa)
-{
-	pa->active_width = 1;               /* 1x */
-	pa->active_speed = mbps >= 100000 ? 64 :   /* 4x EDR-like */
-		mbps >= 25000 ? 32 : mbps >= 10000 ? 8 : 1;
-}
-
 static int
 query_port(struct rxd_context *ctx, uint8_t port_num,
 	   struct ibv_port_attr *pa)
@@ -282,7 +274,8 @@ query_port(struct rxd_context *ctx, uint8_t port_num,
 	pa->max_msg_sz = RXD_MAX_MSG_SZ;
 	pa->pkey_tbl_len = RXD_PKEY_TBL_LEN;
 	pa->link_layer = IBV_LINK_LAYER_ETHERNET;
-	port_speed(info.link_speed, pa);
+	rxd_verbs_ib_speed(info.link_speed, &pa->active_width,
+			   &pa->active_speed);
 	if (rxd_port_counters(ctx->dev->port, &c) == 0)
 		pa->qkey_viol_cntr = (uint32_t)c.qkey_viol;
 	return 0;

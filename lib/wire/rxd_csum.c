@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * IPv4 header and UDP checksums for the codec (the engine prefers the
- * port's checksum offloads when it has them).
+ * IPv4 header and UDP checksums for the codec.  rxd computes every
+ * checksum it sends in software; on receive the parser skips the ones the
+ * NIC reports good (RXD_PARSE_IP_CSUM_OK, RXD_PARSE_UDP_CSUM_OK).
  */
 #include "rxd_bytes.h"
 #include "rxd_wire.h"

@@ -39,7 +39,8 @@ parse_udp(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
 		return RXD_WIRE_OK;
 	}
 	pkt->kind = RXD_FRAME_ROCE;
-	if (pkt->udp_csum && !(flags & RXD_PARSE_NO_CSUM) &&
+	if (pkt->udp_csum &&
+	    !(flags & (RXD_PARSE_NO_CSUM | RXD_PARSE_UDP_CSUM_OK)) &&
 	    rxd_udp_csum(ip, udp, udp_len) != pkt->udp_csum)
 		return RXD_WIRE_UDP_CSUM;
 	return parse_roce(ip, ip_len, pkt, flags);
@@ -72,7 +73,7 @@ parse_ipv4(const uint8_t *ip, uint32_t len, struct rxd_pkt *pkt,
 	rxd_gid_from_v4(pkt->sgid, ip + 12);
 	rxd_gid_from_v4(pkt->dgid, ip + 16);
 	pkt->l4_off = (uint16_t)(pkt->l3_off + ihl);
-	if (!(flags & RXD_PARSE_NO_CSUM) &&
+	if (!(flags & (RXD_PARSE_NO_CSUM | RXD_PARSE_IP_CSUM_OK)) &&
 	    rxd_csum_fold(rxd_csum_add(0, ip, ihl)) != 0)
 		return RXD_WIRE_IP_CSUM;
 	if (frag & 0x3fff)

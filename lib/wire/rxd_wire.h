@@ -286,6 +286,10 @@ enum rxd_parse_flags {
 	 * first (rxd_wire_icrc_ok()) before anything else it does.
 	 */
 	RXD_PARSE_DEFER_ICRC = 1u << 2,
+	RXD_PARSE_IP_CSUM_OK = 1u << 3,  /**< the NIC checked the IPv4 header
+					  *   checksum: skip it */
+	RXD_PARSE_UDP_CSUM_OK = 1u << 4, /**< the NIC checked the UDP
+					  *   checksum: skip it */
 };
 
 /**

@@ -90,6 +90,15 @@ done
 ip -n "$ns" tuntap add dev "$RXD_INTEROP_TAP" mode tap
 ip -n "$ns" link set "$RXD_INTEROP_TAP" mtu "$RXD_INTEROP_MTU" master "$RXD_INTEROP_BRIDGE" up
 rxi_veth_add "$RXD_INTEROP_HOST_IF" "$RXD_INTEROP_HOST_PEER" none "$RXD_INTEROP_HOST_MAC"
+nic_args=()
+k=0
+for model in $RXD_INTEROP_NIC_MODELS; do
+	k=$((k + 1))
+	ip -n "$ns" tuntap add dev "${RXD_INTEROP_TAP}n$k" mode tap
+	ip -n "$ns" link set "${RXD_INTEROP_TAP}n$k" mtu "$RXD_INTEROP_MTU" master "$RXD_INTEROP_BRIDGE" up
+	nic_args+=(-netdev "tap,id=nic$k,ifname=${RXD_INTEROP_TAP}n$k,script=no,downscript=no"
+		-device "$model,netdev=nic$k,mac=52:54:00:88:0$k:0b,addr=0x1$((k - 1)),romfile=")
+done
 
 # ---- guest ------------------------------------------------------------------------
 rm -rf "$RXD_INTEROP_RUN"
@@ -119,6 +128,8 @@ rxi_ns qemu-system-x86_64 \
 	-drive "file=$RXD_INTEROP_RUN/overlay.qcow2,format=qcow2,if=virtio,cache=unsafe" \
 	-netdev "tap,id=lan,ifname=$RXD_INTEROP_TAP,script=no,downscript=no" \
 	-device "virtio-net-pci,netdev=lan,mac=$RXD_INTEROP_GUEST_MAC,romfile=" \
+	"${nic_args[@]}" \
+	-monitor "unix:$RXD_INTEROP_RUN/monitor.sock,server=on,wait=off" \
 	-fsdev "local,id=share,path=$RXD_INTEROP_SHARE,security_model=none" \
 	-device "virtio-9p-pci,fsdev=share,mount_tag=rxdshare" \
 	-serial "file:$RXD_INTEROP_RUN/console.log" \

@@ -43,7 +43,8 @@ if rxi_ns_exists; then
 	for p in "${pids[@]}"; do
 		gone "$p" 30 || kill -KILL "$p" 2>/dev/null
 	done
-	for l in "$RXD_INTEROP_HOST_IF" "$RXD_INTEROP_PROBE_IF" "$RXD_INTEROP_TAP" "$RXD_INTEROP_BRIDGE"; do
+	for l in "$RXD_INTEROP_HOST_IF" "$RXD_INTEROP_PROBE_IF" "$RXD_INTEROP_TAP" \
+		"$RXD_INTEROP_TAP"n{1,2,3,4,5,6} "$RXD_INTEROP_BRIDGE"; do
 		ip -n "$RXD_INTEROP_NETNS" link del "$l" 2>/dev/null
 	done
 	ip netns del "$RXD_INTEROP_NETNS" || rxi_die "could not delete netns $RXD_INTEROP_NETNS"

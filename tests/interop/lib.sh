@@ -67,6 +67,12 @@ fi
 : "${RXD_INTEROP_CPU:=}"                     # default: qemu64 (tcg), host (kvm)
 : "${RXD_INTEROP_BOOT_TIMEOUT:=300}"         # seconds until rxe0 must be ACTIVE
 : "${RXD_INTEROP_EXEC_TIMEOUT:=300}"         # default guest-exec.sh timeout
+# Extra emulated PCI NICs on the bridge for DPDK in the guest (nic-interop.sh):
+# QEMU NIC models (virtio-net-pci, e1000e, e1000, vmxnet3), space-separated,
+# empty = none. The k-th (k = 1, 2, ...) gets guest PCI address 0000:00:1<k-1>.0,
+# tap $RXD_INTEROP_TAP"n<k>", MAC 52:54:00:88:0<k>:0b and the name "nic<k>" in
+# the QEMU monitor (always on: $RXD_INTEROP_RUN/monitor.sock).
+: "${RXD_INTEROP_NIC_MODELS:=}"
 # Per-lab runtime state: console log, overlay disk, 9p share with the spool.
 : "${RXD_INTEROP_RUN:=$RXD_INTEROP_DIR/run-$RXD_INTEROP_NETNS}"
 RXD_INTEROP_SHARE=$RXD_INTEROP_RUN/share

@@ -34,6 +34,7 @@ static const struct counter net_fates[] = {
 	PC(echo_replies), PC(neigh_confirmed), PC(neigh_ignored),
 	PC(not_for_us), PC(net_other_dropped), PC(malformed),
 	PC(reply_failed), PC(group_queries), PC(group_ignored),
+	PC(arp_conflicts),
 };
 
 static const struct counter others[] = {

@@ -68,8 +68,9 @@ if command -v tshark >/dev/null; then
 	check "capture has ARP" grep -q "ARP" "$dir/tshark.txt"
 	check "capture has ICMP echo" grep -q "Echo (ping) reply" "$dir/tshark.txt"
 	check "capture has ICMPv6 ND" grep -q "Neighbor" "$dir/tshark.txt"
+	# rxd's first frame: its RFC 5227 probe (within arp_probe_ms)
 	check "the port0.capture key captures from the start" \
-		sh -c "tshark -r '$dir/client.pcapng' | grep -q 'ARP Announcement for 10.0.0.2'"
+		sh -c "tshark -r '$dir/client.pcapng' | grep -q '10.0.0.2? (ARP Probe)'"
 else
 	echo "SKIP: tshark not installed; capture not decoded"
 fi

@@ -279,3 +279,114 @@ Test(net_neigh, learnt_entries_give_way_needed_ones_do_not)
 	cr_assert_null(find_v4(ip));
 	cr_assert_eq(np.stats.arp_requests_answered, RXD_NEIGH_SLOTS + 1);
 }
+
+/*
+ * Address conflicts (RFC 5227).  A frame claiming rxd's address from
+ * another MAC is never learnt nor answered, and is counted; rxd defends
+ * once; its own frames coming back are no conflict.
+ */
+TestSuite(net_acd, .init = start, .fini = stop, .timeout = 30);
+
+static const uint8_t zero4[4];
+
+/* The last frame sent: an ARP frame with this op, sender and target IP,
+ * to the broadcast address. */
+static void
+expect_arp_broadcast(uint16_t op, const uint8_t sip[4], const uint8_t tip[4])
+{
+	const uint8_t *f;
+
+	cr_assert_not_null(sent);
+	f = rte_pktmbuf_mtod(sent, const uint8_t *);
+	cr_assert(rte_is_broadcast_ether_addr((const void *)f));
+	cr_assert_eq(rxd_get16(f + 12), RXD_ETHER_ARP);
+	cr_assert_eq(rxd_get16(f + 20), op);
+	cr_assert_arr_eq(f + 22, mac0.addr_bytes, 6);
+	cr_assert_arr_eq(f + 28, sip, 4);
+	cr_assert_arr_eq(f + 38, tip, 4);
+}
+
+Test(net_acd, claims_of_our_address_are_counted_not_learnt)
+{
+	arp_in(1, &mac2, me4, peer4);            /* a request claiming it */
+	cr_assert_null(find_v4(me4), "no entry for our own address");
+	cr_assert_eq(np.stats.arp_conflicts, 1);
+	cr_assert_eq(np.stats.arp_requests_answered, 0);
+	expect_arp_broadcast(1, me4, me4);       /* defended: announced */
+	rte_pktmbuf_free(sent);
+	sent = NULL;
+
+	arp_in(2, &mac2, me4, me4);              /* a reply claiming it */
+	arp_in(1, &mac2, me4, me4);              /* its gratuitous ARP */
+	cr_assert_null(find_v4(me4));
+	cr_assert_eq(np.stats.arp_conflicts, 3);
+	cr_assert_eq(np.stats.arp_requests_answered, 0);
+	cr_assert_null(sent, "defended once per DEFEND_INTERVAL, not answered");
+	cr_assert(np.acd.conflict);
+	cr_assert(rte_is_same_ether_addr(&np.acd.conflict_mac, &mac2));
+	cr_assert_arr_eq(np.acd.conflict_ip, me4, 4);
+
+	arp_in(1, &mac0, me4, me4);              /* our own, looped back */
+	cr_assert_eq(np.stats.arp_conflicts, 3);
+	cr_assert_eq(np.stats.not_for_us, 1);
+	cr_assert_null(sent);
+	cr_assert_eq(np.stats.arp_rx, 4);
+}
+
+/* Run the timer s seconds after t0; @return ARP frames sent so far. */
+static uint64_t
+acd_step(uint64_t t0, unsigned int s)
+{
+	rxd_net_timer(&np, t0 + s * np.hz);
+	return np.stats.arp_tx;
+}
+
+Test(net_acd, probes_then_announcements)
+{
+	uint64_t t0 = rte_rdtsc();
+	unsigned int s = 0;
+
+	rxd_net_announce(&np);
+	cr_assert_eq(np.stats.nd_tx, 2, "IPv6 (fe80::, fd88::1) advertised "
+		     "at once");
+	cr_assert_eq(np.stats.arp_tx, 0, "first probe within PROBE_WAIT");
+	cr_assert_eq(acd_step(t0, s += 3), 1);
+	expect_arp_broadcast(1, zero4, me4);     /* a probe */
+	cr_assert_eq(acd_step(t0, s += 3), 2);
+	cr_assert_eq(acd_step(t0, s += 3), 3);
+	expect_arp_broadcast(1, zero4, me4);
+	cr_assert_eq(np.acd.phase, RXD_ACD_ANNOUNCE);
+	cr_assert_eq(acd_step(t0, s += 3), 4);
+	expect_arp_broadcast(1, me4, me4);       /* an announcement */
+	cr_assert_eq(acd_step(t0, s += 3), 5);
+	cr_assert_eq(acd_step(t0, s += 3), 5, "then nothing");
+	cr_assert_eq(np.acd.phase, RXD_ACD_IDLE);
+}
+
+Test(net_acd, another_probe_while_probing_is_a_conflict)
+{
+	uint64_t t0 = rte_rdtsc();
+
+	arp_in(1, &mac2, zero4, me4);            /* not probing: answered */
+	cr_assert_eq(np.stats.arp_requests_answered, 1);
+	cr_assert_eq(np.stats.arp_conflicts, 0);
+	cr_assert_eq(np.stats.arp_tx, 1);
+
+	rxd_net_announce(&np);
+	cr_assert_eq(acd_step(t0, 3), 2);
+	arp_in(1, &mac2, zero4, me4);            /* it probes for our address */
+	cr_assert_eq(np.stats.arp_conflicts, 1);
+	cr_assert_eq(np.stats.arp_requests_answered, 1);
+	cr_assert(np.acd.while_probing);
+	cr_assert_eq(acd_step(t0, 6), 2, "probing stopped");
+	cr_assert_eq(acd_step(t0, 20), 2, "nothing announced");
+}
+
+Test(net_acd, no_probes_when_probe_ms_is_zero)
+{
+	np.acd.probe_ms = 0;
+	rxd_net_announce(&np);
+	cr_assert_eq(np.stats.arp_tx, 1);
+	expect_arp_broadcast(1, me4, me4);
+	cr_assert_eq(acd_step(rte_rdtsc(), 10), 1);
+}
