@@ -25,6 +25,7 @@ static struct rte_mempool *pool;
 static struct rxd_net_port np;
 static struct rte_mbuf *sent;          /* the last frame np sent */
 static unsigned int n_sent;
+static unsigned int n_igmp;     /* of n_sent: IPv4 protocol 2 */
 static const struct rte_ether_addr mac0 = {{ 0x02, 0, 0, 0, 0, 1 }};
 static const uint8_t g4[RXD_GID_LEN] = { [10] = 0xff, 0xff, 239, 129, 2, 3 };
 static const uint8_t g6[RXD_GID_LEN] = { 0xff, 0x0e, [11] = 1, [13] = 2,
@@ -34,9 +35,12 @@ static void
 capture_tx(void *ctx, struct rte_mbuf *m)
 {
 	(void)ctx;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+
 	rte_pktmbuf_free(sent);
 	sent = m;
 	n_sent++;
+	n_igmp += f[12] == 0x08 && f[13] == 0x00 && f[14 + 9] == 2;
 }
 
 static void
@@ -365,7 +369,7 @@ Test(net_group, link_up_reports_every_group)
 	cr_assert_geq(n_sent, 2, "addresses announced, then the group");
 	cr_assert_eq(frame()[14 + 24], 0x22);
 	cr_assert_eq(frame()[14 + 24 + 8], 4, "reported as a join");
-	n_sent = 0;
-	run_timer();
-	cr_assert_eq(n_sent, 1, "and repeated once");
+	n_igmp = 0;
+	run_timer();       /* address conflict probes may go out as well */
+	cr_assert_eq(n_igmp, 1, "and repeated once");
 }
