@@ -361,7 +361,8 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 	if (configure(p, conf, err, errlen) != 0)
 		goto fail;
 	rc = rte_eth_dev_start(port_id);
-	if (rc != 0) {
+	p->stopped = rc != 0;
+	if (rc != 0 && !p->redial) {
 		snprintf(err, errlen, "port %u (%s): start failed: %s",
 			 port_id, p->driver, rte_strerror(-rc));
 		goto fail;

@@ -63,7 +63,9 @@ struct rxd_port {
 };
 
 /**
- * Configure and start a DPDK port per conf.
+ * Configure and start a DPDK port per conf.  A memif client whose server
+ * is not there yet is no failure: it stays stopped and rxd_port_redial()
+ * dials until the server comes.
  *
  * @return 0, or -1 with a one-line message in err.
  */

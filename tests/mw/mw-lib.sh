@@ -53,9 +53,17 @@ mw_start_server() {
 	RXD_EAL_ARGS=$(mw_eal server) RXD_ADDR=10.0.0.1/24 \
 		ip netns exec "$mw_ns" "$@" >"$mw_dir/s" 2>&1 &
 	mw_server=$!
-	if [ "${MW_LINK:-memif}" != afpacket ]; then
-		for _ in $(seq 300); do [ -S "$mw_dir/m.sock" ] && break; sleep 0.1; done
-	fi
+}
+
+# Wait until something in the namespace listens on TCP port $1 (or the
+# server died); false if nothing did within 60 s.
+mw_wait_tcp() {
+	for _ in $(seq 600); do
+		ip netns exec "$mw_ns" ss -Hltn "sport = :$1" | grep -q . && return 0
+		kill -0 "$mw_server" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
 }
 
 # Run CMD... as the client (10.0.0.2); output in $mw_dir/c; its exit status.
