@@ -5,9 +5,9 @@
 # (UCX keeps a device only when /dev/infiniband/<dev_name> is a character
 # device: rxd-setup makes it, and is run here when it is missing), then
 # ucx_perftest at the UCT level over rc_verbs (put, get and am, bandwidth
-# and latency) and at the UCP level with UCX_TLS=rc_verbs (tag_bw,
-# tag_lat, stream_bw); every run must end with a "Final:" line and both
-# sides must exit 0.  UCX's TCP side channel (port 13337) reaches the
+# and latency); every run must end with a "Final:" line and both sides
+# must exit 0.  (UCP needs ud_verbs for its wireup, which does not work on
+# rxd yet: doc/user-guide.md.)  UCX's TCP side channel (port 13337) reaches the
 # server through the namespace's lo.
 # Usage: mw-ucx.sh BUILD_DIR [memif|afpacket]
 set -u
@@ -62,9 +62,5 @@ uct="-d rxd0:1 -x rc_verbs -n 2000 -w 100"
 for t in put_bw put_lat "get -D bcopy" am_bw am_lat; do
 	# shellcheck disable=SC2086
 	run "uct $t rc_verbs" $uct -t $t
-done
-export UCX_TLS=rc_verbs UCX_NET_DEVICES=rxd0:1
-for t in tag_bw tag_lat stream_bw; do
-	run "ucp $t UCX_TLS=rc_verbs" -t $t -n 2000 -w 100
 done
 exit $fail
