@@ -29,7 +29,11 @@ mw_netns() {
 	ip -n "$mw_ns" addr add 10.0.0.1/32 dev lo
 	ip -n "$mw_ns" addr add 10.0.0.2/32 dev lo
 	[ "${MW_LINK:-memif}" = afpacket ] || return 0
-	ip -n "$mw_ns" link add mwa type veth peer name mwb || return 1
+	# DPDK 22.11's af_packet joins fanout group (pid ^ ifindex) & 0xffff:
+	# far-apart indexes keep two rxd processes started back to back out of
+	# each other's group (EINVAL otherwise).
+	ip -n "$mw_ns" link add mwa index 40000 type veth peer name mwb \
+		index 9 || return 1
 	ip -n "$mw_ns" link set mwa up
 	ip -n "$mw_ns" link set mwb up
 }
