@@ -54,6 +54,7 @@ struct rxd_port {
 	bool link_up;
 	bool stopped;              /**< device stopped between redials */
 	bool redial;               /**< a memif client: dials again when down */
+	bool dialing;              /**< dialled, link not up since */
 	uint64_t redial_at;        /**< timer cycles of the last dial */
 	char redial_path[108];     /**< its server's socket file, "" if none */
 	uint32_t link_speed;       /**< Mbit/s */

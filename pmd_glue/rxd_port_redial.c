@@ -7,7 +7,9 @@
  * same socket, while the client process lives on: the client port has to
  * dial again.  It does so by a stop and a start of the device, at most
  * once per REDIAL_MS while its link is down, and, for a socket in the file
- * system, only while the socket file exists.
+ * system, only while the socket file exists.  A dial whose handshake is
+ * still running (the link not up yet) is left HANDSHAKE_MS before it is
+ * given up: a loaded machine may take seconds over it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "rxd_port.h"
 
 #define REDIAL_MS 1000
+#define HANDSHAKE_MS 10000
 #define MEMIF_DEFAULT_SOCKET "/run/memif.sock"
 
 /* A devarg of the device, or dflt. */
@@ -56,6 +59,7 @@ rxd_port_redial_setup(struct rxd_port *p, const struct rte_device *dev)
 		p->redial_path[0] = '\0';   /* nothing to look for */
 	p->redial = strcmp(role, "client") == 0 || strcmp(role, "slave") == 0;
 	p->redial_at = rte_get_timer_cycles();
+	p->dialing = true;
 }
 
 /* True when the server's socket may be there to dial. */
@@ -72,15 +76,23 @@ void
 rxd_port_redial(struct rxd_port *p)
 {
 	uint64_t now = rte_get_timer_cycles();
+	uint64_t ms = rte_get_timer_hz() / 1000;
 
+	if (p->link_up)
+		p->dialing = false;
 	if (!p->redial || p->link_up ||
-	    now - p->redial_at < rte_get_timer_hz() / 1000 * REDIAL_MS)
+	    now - p->redial_at < ms * (p->dialing && !p->stopped ?
+				       HANDSHAKE_MS : REDIAL_MS))
 		return;
 	p->redial_at = now;
 	if (!server_socket_present(p))
 		return;
-	p->stopped = true;
-	rte_eth_dev_stop(p->port_id);
-	if (rte_eth_dev_start(p->port_id) == 0)
+	if (!p->stopped) {
+		p->stopped = true;
+		rte_eth_dev_stop(p->port_id);
+	}
+	if (rte_eth_dev_start(p->port_id) == 0) {
 		p->stopped = false;
+		p->dialing = true;
+	}
 }
