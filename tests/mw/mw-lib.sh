@@ -19,7 +19,7 @@ mw_cleanup() {
 	kill $(jobs -p) 2>/dev/null
 	wait 2>/dev/null
 	ip netns del "$mw_ns" 2>/dev/null
-	rm -rf "$mw_dir"
+	rm -rf "$mw_dir" /var/run/dpdk/rxdmwserver$$ /var/run/dpdk/rxdmwclient$$
 }
 trap mw_cleanup EXIT
 
