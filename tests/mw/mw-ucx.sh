@@ -6,7 +6,8 @@
 # device: rxd-setup makes it, and is run here when it is missing), then
 # ucx_perftest at the UCT level over rc_verbs (put, get and am, bandwidth
 # and latency); every run must end with a "Final:" line and both sides
-# must exit 0.  (UCP needs ud_verbs for its wireup, which does not work on
+# must exit 0; then a server killed mid-transfer must leave the client
+# with an error completion, not a hang.  (UCP needs ud_verbs for its wireup, which does not work on
 # rxd yet: doc/user-guide.md.)  UCX's TCP side channel (port 13337) reaches the
 # server through the namespace's lo.
 # Usage: mw-ucx.sh BUILD_DIR [memif|afpacket]
@@ -55,6 +56,8 @@ run() {
 	else
 		echo "FAIL: $name ($MW_LINK) (server exit $s, client exit $c)"
 		grep -v '^[|+]' "$mw_dir/s" "$mw_dir/c" | tail -n 8 | sed 's/^/    | /'
+		grep -h -A 24 "ERROR: AddressSanitizer" "$mw_dir/s" "$mw_dir/c" |
+			sed 's/^/    | /'
 		fail=1
 	fi
 }
@@ -63,4 +66,33 @@ for t in put_bw put_lat "get -D bcopy" am_bw am_lat; do
 	# shellcheck disable=SC2086
 	run "uct $t rc_verbs" $uct -t $t
 done
+
+# A peer killed mid-transfer: the server is killed (SIGKILL) during a long
+# zero-copy put run, whose puts are always in flight, so the client's next
+# ones must end in an error completion (retries exhausted) within the run's
+# time limit.  ucx_perftest's UCT mode handles no errors: UCX then prints
+# the completion and aborts (SIGABRT), its own choice; a hang (124) or any
+# other end fails.
+rm -f "$mw_dir/m.sock"
+mw_start_server ucx_perftest
+mw_wait_tcp 13337
+( # kill once the client reports progress: the transfer runs
+	for _ in $(seq 1500); do
+		grep -q '^\[thread 0\]' "$mw_dir/c" 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -9 "$mw_server" ) &
+mw_client timeout 200 ucx_perftest -d rxd0:1 -x rc_verbs -t put_bw -D zcopy \
+	-s 4096 -n 100000000 10.0.0.1
+c=$?
+if [ $c != 124 ] && [ $c != 0 ] &&
+   grep -q "send completion with error: transport retry counter exceeded" \
+	"$mw_dir/c"; then
+	echo "PASS: server killed mid-transfer: the client's puts completed" \
+		"with transport retry counter exceeded (exit $c)"
+else
+	echo "FAIL: server killed mid-transfer: client exit $c"
+	grep -v '^[|+]' "$mw_dir/c" | tail -n 6 | sed 's/^/    | /'
+	fail=1
+fi
 exit $fail
