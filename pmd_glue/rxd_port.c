@@ -329,6 +329,7 @@ read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
 		return -1;
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info->driver_name);
+	rxd_port_redial_setup(p, info->device);
 	p->nb_rxq = queues(conf->rx_queues, info->max_rx_queues);
 	p->nb_txq = queues(conf->tx_queues, info->max_tx_queues);
 	return 0;
@@ -383,7 +384,8 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 	if (configure(p, &info, conf, &size, err, errlen) != 0)
 		goto fail;
 	rc = rte_eth_dev_start(port_id);
-	if (rc != 0) {
+	p->stopped = rc != 0;
+	if (rc != 0 && !p->redial) {
 		snprintf(err, errlen, "port %u (%s): start failed: %s",
 			 port_id, p->driver, rte_strerror(-rc));
 		goto fail;
@@ -422,6 +424,8 @@ rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 {
 	uint16_t n, i;
 
+	if (p->stopped)
+		return 0;
 	/* leave room for duplicates the injector may add */
 	n = rte_eth_rx_burst(p->port_id, q, pkts,
 			     p->fault_rx.active ? cap / 2 : cap);
@@ -444,7 +448,7 @@ rxd_port_tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 {
 	uint16_t sent = 0, i;
 
-	for (i = 0; i < 2 && sent < n; i++)
+	for (i = 0; i < 2 && sent < n && !p->stopped; i++)
 		sent += rte_eth_tx_burst(p->port_id, q, pkts + sent,
 					 (uint16_t)(n - sent));
 	p->stats.tx_pkts += sent;

@@ -13,6 +13,8 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+struct rte_device;
+
 #include "rxd_capture.h"
 #include "rxd_config.h"
 #include "rxd_fault.h"
@@ -48,6 +50,11 @@ struct rxd_port {
 	uint32_t offloads;         /**< enum rxd_port_offload */
 	struct rte_mempool *pool;
 	bool link_up;
+	bool stopped;              /**< device stopped between redials */
+	bool redial;               /**< a memif client: dials again when down */
+	bool dialing;              /**< dialled, link not up since */
+	uint64_t redial_at;        /**< timer cycles of the last dial */
+	char redial_path[108];     /**< its server's socket file, "" if none */
 	uint32_t link_speed;       /**< Mbit/s */
 	struct rxd_fault fault_rx, fault_tx;
 	struct rxd_capture *capture;
@@ -55,13 +62,28 @@ struct rxd_port {
 };
 
 /**
- * Configure and start a DPDK port per conf.
+ * Configure and start a DPDK port per conf.  A memif client whose server
+ * is not there yet is no failure: it stays stopped and rxd_port_redial()
+ * dials until the server comes.
  *
  * @return 0, or -1 with a one-line message in err.
  */
 int rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 		   const struct rxd_conf_port *conf, uint32_t mbufs,
 		   char *err, size_t errlen);
+
+/**
+ * Note whether the port is a memif client whose server may come back
+ * (rxd_port_redial() then dials it again); dev is the port's device.
+ */
+void rxd_port_redial_setup(struct rxd_port *p, const struct rte_device *dev);
+
+/**
+ * Called while the link is down: a memif client port dials its server
+ * again (stop and start of the device), at most once a second and only
+ * while the server's socket file exists.  Other ports: nothing.
+ */
+void rxd_port_redial(struct rxd_port *p);
 
 /** Stop and close the port, free its pool and held frames. */
 void rxd_port_close(struct rxd_port *p);

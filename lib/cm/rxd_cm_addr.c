@@ -3,9 +3,13 @@
  * Addresses: IP socket addresses to GIDs and back, which rxd port and GID
  * index own a local address (the port's GID table, rxd_query_gid), and
  * address resolution of a destination through rxd's ARP/ND (rxd_resolve),
- * trying each port unless the id is bound to one.
+ * trying each port unless the id is bound to one.  rxd has no loopback
+ * interface: a loopback address (127.0.0.0/8, ::1) to bind stands for the
+ * host itself, that is the first address of its family on rxd's first
+ * port (libfabric's verbs provider binds "localhost" to find a device).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -89,6 +93,36 @@ gid_index(unsigned int port, const uint8_t gid[16])
 		if (memcmp(g, gid, 16) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* True for 127.0.0.0/8 and ::1. */
+static bool
+is_loopback(const struct sockaddr *sa)
+{
+	static const uint8_t v6_lo[16] = { [15] = 1 };
+
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr)
+			>> 24) == 127;
+	return sa->sa_family == AF_INET6 &&
+		memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, v6_lo,
+		       16) == 0;
+}
+
+int
+rxd_cm_addr_loopback(const struct sockaddr *sa, struct sockaddr_storage *host)
+{
+	uint8_t gid[16];
+	unsigned int i;
+
+	if (!is_loopback(sa) || rxd_cm.n_dev == 0)
+		return ENOENT;
+	for (i = 1; rxd_query_gid(rxd_cm.dev[0].port, i, gid) == 0; i++)
+		if (rxd_gid_is_v4(gid) == (sa->sa_family == AF_INET)) {
+			rxd_cm_addr_from_gid(gid, rxd_cm_addr_port(sa), host);
+			return 0;
+		}
+	return EADDRNOTAVAIL;
 }
 
 int

@@ -3,7 +3,10 @@
  * rdma_getaddrinfo / rdma_freeaddrinfo: host and service names through
  * getaddrinfo(3); a passive lookup fills the source address (the
  * wildcard without a node), an active one the destination, and the hints'
- * source address is kept.  The port space and QP type default to TCP/RC.
+ * source address is kept.  With neither node nor service, the hints'
+ * source and destination addresses are the answer (libfabric's verbs
+ * provider passes the peer's address that way).  The port space and QP
+ * type default to TCP/RC.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -48,6 +51,35 @@ lookup(const char *node, const char *service,
 	return getaddrinfo(node, service, &h, ai);
 }
 
+/* The answer from the hints' addresses alone; -1 with errno on failure. */
+static int
+from_hints(const struct rdma_addrinfo *h, struct rdma_addrinfo **res)
+{
+	struct rdma_addrinfo *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return -1;
+	set_defaults(r, h);
+	r->ai_family = h->ai_dst_addr ? h->ai_dst_addr->sa_family :
+		h->ai_src_addr->sa_family;
+	if (h->ai_src_addr && h->ai_src_len) {
+		r->ai_src_addr = dup_addr(h->ai_src_addr, h->ai_src_len);
+		r->ai_src_len = h->ai_src_len;
+	}
+	if (h->ai_dst_addr && h->ai_dst_len) {
+		r->ai_dst_addr = dup_addr(h->ai_dst_addr, h->ai_dst_len);
+		r->ai_dst_len = h->ai_dst_len;
+	}
+	if ((h->ai_src_len && !r->ai_src_addr) ||
+	    (h->ai_dst_len && !r->ai_dst_addr)) {
+		rdma_freeaddrinfo(r);
+		errno = ENOMEM;
+		return -1;
+	}
+	*res = r;
+	return 0;
+}
+
 int
 rdma_getaddrinfo(const char *node, const char *service,
 		 const struct rdma_addrinfo *hints,
@@ -57,6 +89,10 @@ rdma_getaddrinfo(const char *node, const char *service,
 	struct addrinfo *ai;
 	int rc;
 
+	if (res != NULL && node == NULL && service == NULL && hints != NULL &&
+	    ((hints->ai_src_addr && hints->ai_src_len) ||
+	     (hints->ai_dst_addr && hints->ai_dst_len)))
+		return from_hints(hints, res);
 	if (res == NULL || (node == NULL && service == NULL)) {
 		errno = EINVAL;
 		return -1;

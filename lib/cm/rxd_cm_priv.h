@@ -347,6 +347,14 @@ void rxd_cm_mcast_leave_all(struct rxd_cm_id *c);
 
 /* rxd_cm_addr.c */
 /** Find the port and GID index of a local address. 0 or errno. */
+/**
+ * A loopback address (127.0.0.0/8, ::1) as rxd's host address: the first
+ * address of its family on the first rxd port, with sa's port, in *host.
+ * @return 0, ENOENT when sa is no loopback address, or EADDRNOTAVAIL.
+ */
+int rxd_cm_addr_loopback(const struct sockaddr *sa,
+			 struct sockaddr_storage *host);
+
 int rxd_cm_addr_local(const struct sockaddr *sa, struct rxd_cm_dev **dev,
 		      uint8_t *sgid_index, uint8_t gid[16]);
 /** GID of a socket address (IPv4 as ::ffff:a.b.c.d). 0 or EAFNOSUPPORT. */

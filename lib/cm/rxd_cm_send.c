@@ -5,6 +5,7 @@
  * of rdma_establish.  Callers hold rxd_cm.lock.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "rxd_cm_priv.h"
@@ -65,6 +66,23 @@ req_path(struct rxd_cm_id *c, struct rxd_cm_msg *m)
 	m->f[RXD_CMF_P_ACK_TIMEOUT] = c->ack_timeout;
 }
 
+/*
+ * Reads in flight a conn_param asks: RDMA_MAX_RESP_RES and
+ * RDMA_MAX_INIT_DEPTH (0xFF, as libfabric's verbs provider passes) stand
+ * for the device's maximum, as in rdma-core's librdmacm.
+ */
+static uint8_t
+rd_atomic(const struct rxd_cm_id *c, uint8_t asked, bool initiator)
+{
+	struct ibv_device_attr a;
+	int max;
+
+	if (asked != RDMA_MAX_RESP_RES || ibv_query_device(c->dev->verbs, &a))
+		return asked;
+	max = initiator ? a.max_qp_init_rd_atom : a.max_qp_rd_atom;
+	return (uint8_t)(max < asked ? max : asked);
+}
+
 int
 rxd_cm_id_connect(struct rxd_cm_id *c, const struct rdma_conn_param *p)
 {
@@ -79,8 +97,10 @@ rxd_cm_id_connect(struct rxd_cm_id *c, const struct rdma_conn_param *p)
 	if (copy_pdata(&m, RXD_CM_IP_HDR_LEN, RXD_CM_REQ_PDATA_MAX, p) != 0)
 		return EINVAL;
 	rxd_cm_take_comm_id(c);
-	c->resp_res = p ? p->responder_resources : RXD_CM_RD_ATOMIC;
-	c->init_depth = p ? p->initiator_depth : RXD_CM_RD_ATOMIC;
+	c->resp_res = p ? rd_atomic(c, p->responder_resources, false) :
+		RXD_CM_RD_ATOMIC;
+	c->init_depth = p ? rd_atomic(c, p->initiator_depth, true) :
+		RXD_CM_RD_ATOMIC;
 	c->retry_cnt = p && p->retry_count < 7 ? p->retry_count : 7;
 	m.f[RXD_CMF_LOCAL_COMM_ID] = c->local_comm_id;
 	m.f[RXD_CMF_SERVICE_ID] = rxd_cm_service_id(c->id.ps, c->dport);
@@ -139,8 +159,8 @@ rxd_cm_id_accept(struct rxd_cm_id *c, const struct rdma_conn_param *p)
 	if (copy_pdata(&m, 0, m.pdata_len, p) != 0)
 		return EINVAL;
 	if (p != NULL) {
-		c->resp_res = p->responder_resources;
-		c->init_depth = p->initiator_depth;
+		c->resp_res = rd_atomic(c, p->responder_resources, false);
+		c->init_depth = rd_atomic(c, p->initiator_depth, true);
 	}
 	rc = rxd_cm_qp_ready(c);
 	if (rc != 0)

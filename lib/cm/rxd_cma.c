@@ -129,10 +129,12 @@ port_taken(const struct rxd_cm_id *self, uint16_t port)
 	return false;
 }
 
-/* Bind to a local address or the wildcard (lock held). */
+/* Bind to a local address, a loopback one (rxd's host) or the wildcard
+ * (lock held). */
 static int
 bind_locked(struct rxd_cm_id *c, const struct sockaddr *sa)
 {
+	struct sockaddr_storage host;
 	uint8_t gid[16];
 	int rc = 0;
 
@@ -140,6 +142,12 @@ bind_locked(struct rxd_cm_id *c, const struct sockaddr *sa)
 		return EAFNOSUPPORT;
 	if (c->state != RXD_CMS_IDLE)
 		return EINVAL;
+	rc = rxd_cm_addr_loopback(sa, &host);
+	if (rc == 0)
+		sa = (const struct sockaddr *)&host;
+	else if (rc != ENOENT)
+		return rc;
+	rc = 0;
 	if (rxd_cm_addr_gid(sa, gid) == 0 &&
 	    (gid[15] | gid[14] | gid[13] | gid[12]) != 0)
 		rc = rxd_cm_addr_local(sa, &c->dev, &c->sgid_index, c->sgid);

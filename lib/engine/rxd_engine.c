@@ -301,12 +301,17 @@ run_commands(struct rxd_engine *e)
 	return n;
 }
 
-/* Link state is polled every LINK_POLL_TICKS; coming up announces us. */
+/*
+ * Link state is polled every LINK_POLL_TICKS; coming up announces us, a
+ * memif client that is down dials its server again.
+ */
 static void
 link_poll(struct rxd_engine_port *ep)
 {
-	if (!rxd_port_link_poll(ep->port))
+	if (!rxd_port_link_poll(ep->port)) {
+		rxd_port_redial(ep->port);
 		return;
+	}
 	rte_log(RTE_LOG_NOTICE, rxd_logtype_engine, "rxd: port %u link %s\n",
 		ep->port->index, ep->port->link_up ? "up" : "down");
 	if (ep->port->link_up)

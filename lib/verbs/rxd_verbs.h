@@ -94,6 +94,29 @@ rxd_pd(struct ibv_pd *pd)
  */
 int rxd_verbs_start(void);
 
+/**
+ * Give an EAL command line (in a buffer of len bytes) that names no
+ * --file-prefix and no --in-memory a prefix of its own, "rxd-PID", removed
+ * again by rxd_eal_prefix_remove().  @return 0, or E2BIG.
+ */
+int rxd_eal_args_own_prefix(char *args, size_t len);
+
+/**
+ * Before EAL starts from args: wait, at most wait_ms, for a process that
+ * still holds the named file prefix or listens on a memif server socket
+ * of args; remove such a socket file when nobody listens on it.
+ */
+void rxd_eal_args_wait_predecessor(const char *args, long wait_ms);
+
+/** After rte_eal_cleanup(): remove the runtime directory of an own prefix. */
+void rxd_eal_prefix_remove(void);
+
+/**
+ * True in the child of a fork() made after rxd started in the parent:
+ * rxd's engines are threads of the parent and the child has none.
+ */
+bool rxd_verbs_fork_child(void);
+
 /** Fill attributes that query_device and query_device_ex share. */
 void rxd_verbs_device_attr(struct rxd_context *ctx,
 			   struct ibv_device_attr *attr);

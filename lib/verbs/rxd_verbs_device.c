@@ -128,10 +128,15 @@ struct ibv_context *
 ibv_open_device(struct ibv_device *device)
 {
 	struct rxd_device *dev = (struct rxd_device *)device;
-	struct rxd_context *ctx = calloc(1, sizeof(*ctx));
+	struct rxd_context *ctx;
 	struct rxd_port_info info;
 	struct ibv_context *c;
 
+	if (rxd_verbs_fork_child()) {   /* its parent's device */
+		errno = ENODEV;
+		return NULL;
+	}
+	ctx = calloc(1, sizeof(*ctx));
 	if (ctx == NULL) {
 		errno = ENOMEM;
 		return NULL;

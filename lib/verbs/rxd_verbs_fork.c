@@ -16,7 +16,9 @@
  * was registered: there is no EINVAL case) and the two range calls doing
  * nothing.  RDMAV_FORK_SAFE and IBV_FORK_SAFE are accepted and ignored.
  * The child of a fork cannot use rxd objects of its parent (the engine
- * threads do not exist there); that is the rdma-core rule too.
+ * threads do not exist there); that is the rdma-core rule too.  rxd also
+ * cannot start a second stack in such a child (EAL starts once per
+ * process), so the lazy start (rxd_verbs_start.c) refuses there.
  */
 #include <stddef.h>
 

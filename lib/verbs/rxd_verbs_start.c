@@ -5,6 +5,9 @@
  * RXD_CONFIG file (unless the program already did), and starts rxd from
  * RXD_CONFIG / RXD_ADDR / RXD_MTU / RXD_LOG.  The calling
  * thread becomes the EAL main lcore; engines run on the other lcores.
+ * In the child of a fork() made after that, rxd refuses to start (ENODEV,
+ * with a line saying why) and the child's exit leaves the parent's stack
+ * alone.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -78,15 +81,18 @@ eal_args(char *buf, size_t len, const char **from)
 }
 
 static int
-start_eal(void)
+start_eal(long wait_ms)
 {
 	static char args[4096];
 	const char *from = "RXD_EAL_ARGS";
 	char *argv[MAX_EAL_ARGS];
 	int argc, rc = eal_args(args, sizeof(args), &from);
 
+	if (rc == 0)
+		rc = rxd_eal_args_own_prefix(args, sizeof(args));
 	if (rc != 0)
 		return rc;
+	rxd_eal_args_wait_predecessor(args, wait_ms);
 	argc = split_args(args, argv, MAX_EAL_ARGS);
 	if (rte_eal_init(argc, argv) < 0) {
 		fprintf(stderr, "rxd: EAL initialisation from %s failed: %s\n",
@@ -97,6 +103,13 @@ start_eal(void)
 }
 
 static bool eal_ours;
+static pid_t started_in;
+
+bool
+rxd_verbs_fork_child(void)
+{
+	return started_in != 0 && started_in != getpid();
+}
 
 #define LINK_WAIT_MS_DEFAULT 5000
 #define LINK_WAIT_MS_MAX 3600000
@@ -149,14 +162,21 @@ wait_for_links(long ms)
 	}
 }
 
-/* A lazily started stack stops with the program: engines must not be
- * polling a port while exit() tears the process down. */
+/*
+ * A lazily started stack stops with the program: engines must not be
+ * polling a port while exit() tears the process down.  Not in a fork
+ * child: the ports, sockets and EAL files are its parent's.
+ */
 static void
 stop_at_exit(void)
 {
+	if (rxd_verbs_fork_child())
+		return;
 	rxd_stop();
-	if (eal_ours)
+	if (eal_ours) {
 		rte_eal_cleanup();
+		rxd_eal_prefix_remove();
+	}
 }
 
 int
@@ -166,13 +186,20 @@ rxd_verbs_start(void)
 	int argc = 1, rc;
 	long wait_ms;
 
+	if (rxd_verbs_fork_child()) {
+		fprintf(stderr, "rxd: process %ld is a fork() child of the "
+			"process that started rxd; rxd runs in that process "
+			"only (start rxd after fork(), in the child)\n",
+			(long)getpid());
+		return ENODEV;
+	}
 	if (rxd_running())
 		return 0;
 	rc = link_wait_ms(&wait_ms);
 	if (rc != 0)
 		return rc;
 	if (rte_lcore_count() == 0) {
-		rc = start_eal();
+		rc = start_eal(wait_ms);
 		if (rc != 0)
 			return rc;
 		eal_ours = true;
@@ -182,6 +209,7 @@ rxd_verbs_start(void)
 		fprintf(stderr, "rxd: %s\n", rxd_last_error());
 		return rc;
 	}
+	started_in = getpid();
 	atexit(stop_at_exit);
 	wait_for_links(wait_ms);
 	return 0;

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Debian's UCX 1.13 (ucx-utils, libucx0), unmodified, between two rxd
+# processes: ucx_info -d must list the rxd0 memory domain with rc_verbs
+# (UCX keeps a device only when /dev/infiniband/<dev_name> is a character
+# device: rxd-setup makes it, and is run here when it is missing), then
+# ucx_perftest at the UCT level over rc_verbs (put, get and am, bandwidth
+# and latency); every run must end with a "Final:" line and both sides
+# must exit 0; then a server killed mid-transfer must leave the client
+# with an error completion, not a hang.  (UCP needs ud_verbs for its wireup, which does not work on
+# rxd yet: doc/user-guide.md.)  UCX's TCP side channel (port 13337) reaches the
+# server through the namespace's lo.
+# Usage: mw-ucx.sh BUILD_DIR [memif|afpacket]
+set -u
+command -v ucx_perftest >/dev/null || { echo "SKIP: ucx-utils not installed"; exit 77; }
+MW_LINK=${2:-memif}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=mw-lib.sh
+. "$here/mw-lib.sh" "$1"
+if [ ! -c /dev/infiniband/uverbs-rxd0 ]; then
+	"$here/../../apps/rxd-setup/rxd-setup.sh" 1 ||
+		{ echo "SKIP: no /dev/infiniband/uverbs-rxd0 and rxd-setup failed"; exit 77; }
+fi
+mw_netns || { echo "SKIP: cannot create a network namespace"; exit 77; }
+fail=0
+
+# a peer for ucx_info's rxd: ibv_rc_pingpong opens rxd0 and waits
+mw_start_server timeout 100 ibv_rc_pingpong -d rxd0 -g 1
+mw_wait_tcp 18515
+mw_client timeout 100 ucx_info -d
+if grep -q "Memory domain: rxd0" "$mw_dir/c" &&
+   awk '/Memory domain: rxd0/ { on = 1 } on && /Transport: rc_verbs/ { f = 1 }
+	END { exit !f }' "$mw_dir/c"; then
+	echo "PASS: ucx_info -d lists rxd0 with rc_verbs ($MW_LINK)"
+else
+	echo "FAIL: ucx_info -d does not list rxd0 with rc_verbs"
+	grep -E "Memory domain|Transport" "$mw_dir/c" | sed 's/^/    | /'
+	fail=1
+fi
+kill "$mw_server" 2>/dev/null
+wait "$mw_server" 2>/dev/null
+
+# run NAME ARGS...: one ucx_perftest pair
+run() {
+	local name=$1 s c
+	shift
+	rm -f "$mw_dir/m.sock"
+	mw_start_server timeout 120 ucx_perftest
+	mw_wait_tcp 13337
+	mw_client timeout 110 ucx_perftest "$@" 10.0.0.1
+	c=$?
+	wait "$mw_server"
+	s=$?
+	if [ $c = 0 ] && [ $s = 0 ] && grep -q "^Final:" "$mw_dir/c"; then
+		echo "PASS: $name ($MW_LINK): $(grep '^Final:' "$mw_dir/c" | tr -s ' ')"
+	else
+		echo "FAIL: $name ($MW_LINK) (server exit $s, client exit $c)"
+		grep -v '^[|+]' "$mw_dir/s" "$mw_dir/c" | tail -n 8 | sed 's/^/    | /'
+		grep -h -A 24 "ERROR: AddressSanitizer" "$mw_dir/s" "$mw_dir/c" |
+			sed 's/^/    | /'
+		fail=1
+	fi
+}
+uct="-d rxd0:1 -x rc_verbs -n 2000 -w 100"
+for t in put_bw put_lat "get -D bcopy" am_bw am_lat; do
+	# shellcheck disable=SC2086
+	run "uct $t rc_verbs" $uct -t $t
+done
+
+# A peer killed mid-transfer: the server is killed (SIGKILL) during a long
+# zero-copy put run, whose puts are always in flight, so the client's next
+# ones must end in an error completion (retries exhausted) within the run's
+# time limit.  ucx_perftest's UCT mode handles no errors: UCX then prints
+# the completion and aborts (SIGABRT), its own choice; a hang (124) or any
+# other end fails.
+rm -f "$mw_dir/m.sock"
+mw_start_server ucx_perftest
+mw_wait_tcp 13337
+( # kill once the client reports progress: the transfer runs
+	for _ in $(seq 1500); do
+		grep -q '^\[thread 0\]' "$mw_dir/c" 2>/dev/null && break
+		sleep 0.1
+	done
+	kill -9 "$mw_server" ) &
+mw_client timeout 200 ucx_perftest -d rxd0:1 -x rc_verbs -t put_bw -D zcopy \
+	-s 4096 -n 100000000 10.0.0.1
+c=$?
+if [ $c != 124 ] && [ $c != 0 ] &&
+   grep -q "send completion with error: transport retry counter exceeded" \
+	"$mw_dir/c"; then
+	echo "PASS: server killed mid-transfer: the client's puts completed" \
+		"with transport retry counter exceeded (exit $c)"
+else
+	echo "FAIL: server killed mid-transfer: client exit $c"
+	grep -v '^[|+]' "$mw_dir/c" | tail -n 6 | sed 's/^/    | /'
+	fail=1
+fi
+exit $fail
