@@ -17,6 +17,7 @@
 #include <rte_log.h>
 #include <rte_ring.h>
 
+#include "rxd_intr_thread.h"
 #include "rxd_port.h"
 #include "rxd_port_size.h"
 
@@ -405,6 +406,24 @@ fail:
 	return -1;
 }
 
+static void
+stop_and_close(void *arg)
+{
+	const struct rxd_port *p = arg;
+
+	rte_eth_dev_stop(p->port_id);
+	rte_eth_dev_close(p->port_id);
+}
+
+/*
+ * The port is stopped and closed on EAL's interrupt thread, the one where
+ * memif handles its peer's disconnect: a peer leaving while rxd closes
+ * (both sides of a test exit together) had both threads in memif's
+ * disconnect at once, which frees the regions and the control channel
+ * twice, and the close could still leave that thread work to do while
+ * rte_eal_cleanup() unmaps the memory it works on.  On one thread the
+ * two run one after the other, and the close is over when this returns.
+ */
 void
 rxd_port_close(struct rxd_port *p)
 {
@@ -412,8 +431,8 @@ rxd_port_close(struct rxd_port *p)
 		return;
 	rxd_fault_reset(&p->fault_rx);
 	rxd_fault_reset(&p->fault_tx);
-	rte_eth_dev_stop(p->port_id);
-	rte_eth_dev_close(p->port_id);
+	if (rxd_intr_thread_run(stop_and_close, p) != 0)
+		stop_and_close(p);
 	rte_mempool_free(p->pool);
 	p->pool = NULL;
 }

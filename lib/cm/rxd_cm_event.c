@@ -5,6 +5,13 @@
  * channel->fd works.  rdma_get_cm_event blocks on it, or fails with EAGAIN
  * when the application made the fd O_NONBLOCK.  rdma_ack_cm_event frees
  * the event and lets rdma_destroy_id go on.  Also rdma_event_str.
+ *
+ * The channels not yet destroyed are kept in a list, so that a thread
+ * calling rdma_get_cm_event() on a channel another thread has destroyed
+ * never reads the freed channel: it finds the pointer gone from the list
+ * and blocks for good, as a reader already blocked in read() on
+ * librdmacm's closed fd does (rping's CM thread comes back for its next
+ * event after its main thread destroyed the channel).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +23,45 @@
 
 #include "rxd_cm_priv.h"
 
+/* The channels created and not yet destroyed (rxd_cm.lock). */
+static struct rxd_cm_channel *live_channels;
+
 static struct rxd_cm_channel *
 chan(struct rdma_event_channel *ch)
 {
 	return (struct rxd_cm_channel *)ch;
+}
+
+/* Is ch a channel not yet destroyed (lock held)?  Compares pointers only. */
+static bool
+channel_live(const struct rxd_cm_channel *ch)
+{
+	const struct rxd_cm_channel *c;
+
+	for (c = live_channels; c != NULL; c = c->live_next)
+		if (c == ch)
+			return true;
+	return false;
+}
+
+static void
+channel_unlink(struct rxd_cm_channel *ch)
+{
+	struct rxd_cm_channel **pp;
+
+	for (pp = &live_channels; *pp != NULL; pp = &(*pp)->live_next)
+		if (*pp == ch) {
+			*pp = ch->live_next;
+			return;
+		}
+}
+
+/* Never returns: for a thread in a channel that is gone. */
+static void __attribute__((noreturn))
+block_forever(void)
+{
+	for (;;)
+		pause();
 }
 
 static void
@@ -57,6 +99,10 @@ rdma_create_event_channel(void)
 		free(ch);
 		return NULL;
 	}
+	pthread_mutex_lock(&rxd_cm.lock);
+	ch->live_next = live_channels;
+	live_channels = ch;
+	pthread_mutex_unlock(&rxd_cm.lock);
 	return &ch->ch;
 }
 
@@ -84,6 +130,7 @@ rdma_destroy_event_channel(struct rdma_event_channel *channel)
 	if (channel == NULL)
 		return;
 	pthread_mutex_lock(&rxd_cm.lock);
+	channel_unlink(ch);
 	while ((e = ch->head) != NULL) {
 		ch->head = e->next;
 		free(e);
@@ -192,8 +239,7 @@ leave_dead(struct rxd_cm_channel *ch)
 	pthread_mutex_unlock(&rxd_cm.lock);
 	if (last)
 		channel_free(ch);
-	for (;;)
-		pause();
+	block_forever();
 }
 
 /*
@@ -206,11 +252,16 @@ leave_dead(struct rxd_cm_channel *ch)
 int
 rxd_cm_event_take(struct rxd_cm_channel *ch, struct rdma_cm_event **ev)
 {
-	struct pollfd pfd = { .fd = ch->ch.fd, .events = POLLIN };
+	struct pollfd pfd = { .events = POLLIN };
 	struct rxd_cm_event *e;
 	int rc = 0;
 
 	pthread_mutex_lock(&rxd_cm.lock);
+	if (!channel_live(ch)) {
+		pthread_mutex_unlock(&rxd_cm.lock);
+		block_forever();
+	}
+	pfd.fd = ch->ch.fd;
 	ch->waiters++;
 	for (;;) {
 		if (ch->dead)

@@ -154,6 +154,7 @@ struct rxd_cm_channel {
 	struct rxd_cm_event *head, *tail;
 	unsigned int waiters;          /**< threads in rdma_get_cm_event() on it */
 	bool dead;                     /**< destroyed while some waited */
+	struct rxd_cm_channel *live_next;  /**< in the live channels' list */
 };
 
 /** Everything the CM knows; `lock` guards ids, channels, states. */

@@ -14,9 +14,15 @@
 #    once, as rping does: the DREQs cross and each finds its QP gone.
 #    A timing race: under ASan it failed 3 runs in 7 before the fix (a
 #    use-after-free in ibv_modify_qp); a normal build may not notice;
+#    both processes also exit together here, and memif's handling of its
+#    peer's disconnect raced rxd's port close at exit (an ASan SEGV in
+#    DPDK's allocator on memif's thread, 1 run in 25; a SIGSEGV in the
+#    normal build) until ports were closed on EAL's interrupt thread;
 #  - a connect to a port nobody listens on: RDMA_CM_EVENT_REJECTED with
 #    status 8 (invalid service ID), as Linux answers;
 #  - a connect to an address nobody has: RDMA_CM_EVENT_ADDR_ERROR.
+# Every process ends with a thread calling rdma_get_cm_event on its
+# destroyed event channel, which must sleep there (cm_flow.c).
 # Usage: cm-flow.sh CM_FLOW_BINARY
 set -u
 flow=$1

@@ -13,6 +13,11 @@
  * other's message and destroys its QP at once, before DISCONNECTED, as
  * rping does: the two DREQs cross, and each arrives for a QP already gone.
  *
+ * After the teardown a thread calls rdma_get_cm_event() on the destroyed
+ * channel, as rping's CM thread may while its main thread exits: it must
+ * block without reading the freed channel (ASan reports the read), and
+ * the program exits under it.
+ *
  * Usage: cm-flow EAL-ARGS -- [RXD-OPTS] server|client ADDR PORT
  *        [CONNECTIONS] [expect-reject|expect-addr-error|both-disconnect]
  * Exit 0 when every connection exchanged its messages (or the expected
@@ -20,9 +25,14 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <rdma/rdma_cma.h>
 #include <rte_eal.h>
@@ -282,6 +292,72 @@ start_server(struct rdma_event_channel *ec, const char *addr,
 	return listener;
 }
 
+struct late_waiter {
+	struct rdma_event_channel *ec;
+	atomic_int tid;          /* set before the call */
+	atomic_bool returned;    /* the call came back */
+};
+
+static void *
+late_wait(void *arg)
+{
+	struct late_waiter *w = arg;
+	struct rdma_cm_event *ev;
+
+	atomic_store(&w->tid, (int)syscall(SYS_gettid));
+	(void)rdma_get_cm_event(w->ec, &ev);
+	atomic_store(&w->returned, true);
+	return NULL;
+}
+
+/* The scheduler state of thread tid ('S' sleeping), or 0. */
+static char
+thread_state(int tid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * rdma_get_cm_event() on a destroyed channel: true when the caller went to
+ * sleep in it (up to 20 s for it to get there) and did not come back.
+ */
+static bool
+late_waiter_blocks(struct rdma_event_channel *ec)
+{
+	static struct late_waiter w;
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	pthread_t t;
+	int i;
+
+	w.ec = ec;
+	if (pthread_create(&t, NULL, late_wait, &w) != 0)
+		die("pthread_create");
+	pthread_detach(t);
+	for (i = 0; i < 2000; i++) {
+		if (atomic_load(&w.tid) != 0 &&
+		    thread_state(atomic_load(&w.tid)) == 'S')
+			break;
+		nanosleep(&tick, NULL);
+	}
+	if (i == 2000 || atomic_load(&w.returned)) {
+		fprintf(stderr, "cm-flow: rdma_get_cm_event on the destroyed "
+			"channel %s\n", i == 2000 ? "never slept" : "returned");
+		return false;
+	}
+	return true;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -291,6 +367,7 @@ main(int argc, char **argv)
 	struct rdma_cm_event *ev, copy;
 	int n = rte_eal_init(argc, argv);
 
+	setvbuf(stdout, NULL, _IOLBF, 0);  /* lines kept if it crashes */
 	if (n < 0 || (argc -= n, argv += n, rxd_start(&argc, argv)) != 0) {
 		fprintf(stderr, "cm-flow: cannot start: %s\n",
 			n < 0 ? "EAL" : rxd_last_error());
@@ -326,6 +403,8 @@ main(int argc, char **argv)
 	if (listener != NULL)
 		rdma_destroy_id(listener);
 	rdma_destroy_event_channel(ec);
+	if (!late_waiter_blocks(ec))
+		return 1;
 	if (rxd_port_counters(0, &pc) == 0)
 		printf("fault injector: %lu received frames dropped\n",
 		       (unsigned long)pc.fault_rx_dropped);

@@ -21,6 +21,10 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 # loaded machine (the sanitizer build) can take more than the default 5 s
 # to start the client: wait for the link as long as the tools may run.
 export RXD_LINK_WAIT_MS=50000
+# The tools meet on a TCP port first, 18515 unless told: a run of its own,
+# so that two runs on one machine (two build directories) do not connect
+# to each other's servers.
+port=$((20000 + $$ % 20000))
 
 # Each side has an engine lcore (-l 0-1) unless LCORES_S/LCORES_C say
 # otherwise: with one lcore the engine runs inline, in the program's verbs
@@ -40,15 +44,16 @@ pair() {
 	rm -f "$dir/m.sock"
 	# shellcheck disable=SC2086
 	RXD_EAL_ARGS=$(eal server s) RXD_ADDR=10.0.0.1/24 \
-		timeout 60 "$tool" -d rxd0 $gid $args >"$dir/$name.s" 2>&1 &
+		timeout 60 "$tool" -d rxd0 $gid -p $port $args \
+		>"$dir/$name.s" 2>&1 &
 	s=$!
 	for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 	# Both links come up together; the server listens on TCP only after
 	# that, so a client can get there first: like a user, start it again.
 	# shellcheck disable=SC2086
 	RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 timeout 60 \
-		"$here/../lib/retry-connect.sh" "$tool" -d rxd0 $gid $args \
-		127.0.0.1 >"$dir/$name.c" 2>&1
+		"$here/../lib/retry-connect.sh" "$tool" -d rxd0 $gid -p $port \
+		$args 127.0.0.1 >"$dir/$name.c" 2>&1
 	c=$?
 	wait $s
 	s=$?
