@@ -96,6 +96,27 @@ arp_request_in(struct rxd_net_port *np, const struct rte_ether_addr *sha,
 		np->stats.reply_failed++;
 }
 
+/*
+ * One of our own frames came back. On a port that receives what it sends
+ * (net_ring), rxd asking for one of its own addresses reaches itself: the
+ * entry rxd is resolving gets our MAC. Anything else of ours is ignored.
+ */
+static void
+arp_own_input(struct rxd_net_port *np, uint16_t op,
+	      const uint8_t tip[RXD_GID_LEN])
+{
+	struct rxd_neigh *n = NULL;
+
+	if (op == RXD_ARP_REQUEST && rxd_net_is_local(np, tip))
+		n = rxd_neigh_lookup(np, tip, RXD_NEIGH_FIND);
+	if (n == NULL) {
+		np->stats.not_for_us++;
+		return;
+	}
+	rxd_neigh_confirm(np, n, &np->mac);
+	np->stats.neigh_confirmed++;
+}
+
 void
 rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	      const struct rxd_pkt *pkt)
@@ -116,7 +137,7 @@ rxd_arp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 	rxd_gid_from_v4(tip, a + 24);
 	op = rxd_get16(a + 6);
 	if (rte_is_same_ether_addr(&sha, &np->mac)) {
-		np->stats.not_for_us++;    /* our own, looped back */
+		arp_own_input(np, op, tip);
 	} else if (rxd_acd_conflict(np, op, &sha, sip, tip)) {
 		np->stats.arp_conflicts++;
 	} else if (op != RXD_ARP_REQUEST && op != RXD_ARP_REPLY) {

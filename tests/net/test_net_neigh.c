@@ -333,6 +333,24 @@ Test(net_acd, claims_of_our_address_are_counted_not_learnt)
 	cr_assert_eq(np.stats.arp_rx, 4);
 }
 
+Test(net_acd, our_request_for_ourselves_resolves_on_a_looped_port)
+{
+	uint8_t gid[RXD_GID_LEN];
+	struct rxd_neigh *n;
+
+	/* net_ring receives what it sends: rxd asking for its own address
+	 * must reach itself, and that is no conflict */
+	rxd_gid_from_v4(gid, me4);
+	n = rxd_neigh_lookup(&np, gid, RXD_NEIGH_NEED);
+	cr_assert_not_null(n);
+	arp_in(1, &mac0, me4, me4);
+	cr_assert_eq(n->state, RXD_NEIGH_REACHABLE);
+	cr_assert(rte_is_same_ether_addr(&n->mac, &mac0));
+	cr_assert_eq(np.stats.neigh_confirmed, 1);
+	cr_assert_eq(np.stats.arp_conflicts, 0);
+	cr_assert_eq(np.stats.arp_requests_answered, 0);
+}
+
 /* Run the timer s seconds after t0; @return ARP frames sent so far. */
 static uint64_t
 acd_step(uint64_t t0, unsigned int s)
