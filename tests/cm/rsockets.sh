@@ -21,7 +21,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 preload=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
 command -v rstream >/dev/null || { echo "SKIP: rdmacm-utils not installed"; exit 77; }
 [ -e "$preload" ] || { echo "SKIP: librdmacm1's librspreload.so missing"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
+# Debian's python3 itself: a wrapper in PATH (pyenv's shim is a bash
+# script that runs more programs) would run under the preload as well
+py=/usr/bin/python3
+[ -x "$py" ] || { echo "SKIP: $py missing"; exit 77; }
 command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
 if [ -z "${RXD_RS_NETNS:-}" ]; then
 	unshare --net true 2>/dev/null ||
@@ -131,7 +134,7 @@ rm -f "$dir/src" "$dir/dst"
 # An unmodified TCP client and server under librspreload.so.
 pre="${LD_PRELOAD:+$LD_PRELOAD:}$preload"  # no spaces: the command splits
 pair preload-tcp "env LD_PRELOAD=$pre $sink 10.0.0.1 7471" \
-	"env LD_PRELOAD=$pre python3 $here/tcp_copy.py 10.0.0.1 7471 16" \
+	"env LD_PRELOAD=$pre $py $here/tcp_copy.py 10.0.0.1 7471 16" \
 	"^sent 16777216 bytes crc32" "^received 16777216 bytes crc32"
 
 # kill VICTIM: the TCP pair under librspreload streaming without end;
@@ -147,7 +150,7 @@ wait_for() { # file pattern: up to 120 s
 kill_peer() {
 	local victim=$1 name="kill-$1" survivor rc pid
 	start_server "$name" env LD_PRELOAD="$pre" "$sink" 10.0.0.1 7471
-	start_client "$name" env LD_PRELOAD="$pre" python3 "$here/tcp_copy.py" \
+	start_client "$name" env LD_PRELOAD="$pre" "$py" "$here/tcp_copy.py" \
 		10.0.0.1 7471 0
 	wait_for "$dir/$name.s" '^accepted' && wait_for "$dir/$name.c" '^connected'
 	sleep 1
