@@ -19,7 +19,10 @@ rc_rdma_read_lat rc_compare_swap_mr rc_fetch_add_mr"
 mw_start_server timeout 280 qperf
 sleep 1
 # shellcheck disable=SC2086
-mw_client timeout 240 qperf -cm1 -t 1 10.0.0.1 $tests
+# -to 30: each of qperf's forked server children starts rxd anew (EAL,
+# the port, the memif link to the client) before it sends its CM port;
+# under ASan on a loaded 2-core machine that outlasts qperf's 5 s default
+mw_client timeout 240 qperf -cm1 -t 1 -to 30 10.0.0.1 $tests
 rc=$?
 fail=0
 for t in $tests; do
