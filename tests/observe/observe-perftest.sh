@@ -8,13 +8,22 @@
 # answer; once with an engine lcore on the client, once with its engine
 # run inline by the program's threads (one lcore).  Telemetry needs no
 # hugepages: EAL runs with --no-huge here.
-# Usage: observe-perftest.sh BUILD_DIR
+# Usage: observe-perftest.sh BUILD_DIR (root: a network namespace)
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
 command -v dpdk-telemetry.py >/dev/null ||
 	{ echo "SKIP: dpdk-telemetry.py not installed (Debian package dpdk)"; exit 77; }
+# perftest meets its peer over TCP: in a network namespace of the test's
+# own that holds only lo, so nothing leaves the machine and no other run's
+# tools can answer on perftest's port
+if [ -z "${RXD_OBPT_NETNS:-}" ]; then
+	unshare --net true 2>/dev/null ||
+		{ echo "SKIP: cannot create a network namespace"; exit 77; }
+	exec env RXD_OBPT_NETNS=1 unshare --net "$0" "$@"
+fi
+ip link set lo up || { echo "FAIL: lo of the test's namespace"; exit 1; }
 dir=$(mktemp -d /tmp/rxd-observe-pt.XXXXXX)
 fail=0 spid='' cpid=''
 pfx=rxdobpt$$
