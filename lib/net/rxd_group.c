@@ -165,3 +165,25 @@ rxd_group_timer(struct rxd_net_port *np, uint64_t now)
 		g->report_at = 0;
 	}
 }
+
+bool
+rxd_group_msg_ignore(struct rxd_net_port *np, const uint8_t *msg,
+		     uint32_t len)
+{
+	(void)msg;
+	(void)len;
+	np->stats.group_ignored++;
+	return true;
+}
+
+const struct rxd_group_msg *
+rxd_group_msg_find(const struct rxd_group_msg *t, unsigned int n,
+		   uint8_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].type == type)
+			return &t[i];
+	return NULL;
+}

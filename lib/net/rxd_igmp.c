@@ -128,28 +128,13 @@ query(struct rxd_net_port *np, const uint8_t *msg, uint32_t len)
 	return true;
 }
 
-/* Reports and leaves of other hosts: a host does not answer them. */
-static bool
-ignore(struct rxd_net_port *np, const uint8_t *msg, uint32_t len)
-{
-	(void)msg;
-	(void)len;
-	np->stats.group_ignored++;
-	return true;
-}
-
 /* Each IGMP message type, its least length, and what rxd does with it. */
-static const struct {
-	uint8_t type;
-	uint8_t min_len;
-	bool (*handle)(struct rxd_net_port *np, const uint8_t *msg,
-		       uint32_t len);
-} igmp_msgs[] = {
+static const struct rxd_group_msg igmp_msgs[] = {
 	{ IGMP_QUERY, IGMP_LEN, query },
-	{ IGMP_V1_REPORT, IGMP_LEN, ignore },
-	{ IGMP_V2_REPORT, IGMP_LEN, ignore },
-	{ IGMP_V2_LEAVE, IGMP_LEN, ignore },
-	{ IGMP_V3_REPORT, IGMP_LEN, ignore },
+	{ IGMP_V1_REPORT, IGMP_LEN, rxd_group_msg_ignore },
+	{ IGMP_V2_REPORT, IGMP_LEN, rxd_group_msg_ignore },
+	{ IGMP_V2_LEAVE, IGMP_LEN, rxd_group_msg_ignore },
+	{ IGMP_V3_REPORT, IGMP_LEN, rxd_group_msg_ignore },
 };
 
 void
@@ -160,20 +145,16 @@ rxd_igmp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 						    pkt->l3_off);
 	const uint8_t *msg = ip + (pkt->l4_off - pkt->l3_off);
 	uint32_t len = rxd_get16(ip + 2) - (uint32_t)(pkt->l4_off - pkt->l3_off);
-	bool ok = false, known = false;
-	unsigned int i;
+	const struct rxd_group_msg *gm;
+	bool ok = false;
 
 	if (len >= IGMP_LEN && rxd_csum_fold(rxd_csum_add(0, msg, len)) == 0) {
-		for (i = 0; i < RTE_DIM(igmp_msgs) && !known; i++) {
-			if (igmp_msgs[i].type != msg[0])
-				continue;
-			known = true;
-			ok = len >= igmp_msgs[i].min_len &&
-				igmp_msgs[i].handle(np, msg, len);
-		}
-		if (!known) {
+		gm = rxd_group_msg_find(igmp_msgs, RTE_DIM(igmp_msgs), msg[0]);
+		if (gm == NULL) {
 			np->stats.other_dropped++;
 			ok = true;
+		} else {
+			ok = len >= gm->min_len && gm->handle(np, msg, len);
 		}
 	}
 	if (!ok)

@@ -110,45 +110,25 @@ query(struct rxd_net_port *np, const uint8_t *msg, uint32_t len)
 	return true;
 }
 
-/* Reports and dones of other hosts: a host does not answer them. */
-static bool
-ignore(struct rxd_net_port *np, const uint8_t *msg, uint32_t len)
-{
-	(void)msg;
-	(void)len;
-	np->stats.group_ignored++;
-	return true;
-}
-
 /* Each MLD message type, its least length, and what rxd does with it. */
-static const struct {
-	uint8_t type;
-	uint8_t min_len;
-	bool (*handle)(struct rxd_net_port *np, const uint8_t *msg,
-		       uint32_t len);
-} mld_msgs[] = {
+static const struct rxd_group_msg mld_msgs[] = {
 	{ MLD_QUERY, MLD_V1_LEN, query },
-	{ MLD_V1_REPORT, MLD_V1_LEN, ignore },
-	{ MLD_V1_DONE, MLD_V1_LEN, ignore },
-	{ MLD_V2_REPORT, MLD_V2_HDR_LEN, ignore },
+	{ MLD_V1_REPORT, MLD_V1_LEN, rxd_group_msg_ignore },
+	{ MLD_V1_DONE, MLD_V1_LEN, rxd_group_msg_ignore },
+	{ MLD_V2_REPORT, MLD_V2_HDR_LEN, rxd_group_msg_ignore },
 };
 
 bool
 rxd_mld_type(uint8_t type)
 {
-	unsigned int i;
-
-	for (i = 0; i < RTE_DIM(mld_msgs); i++)
-		if (mld_msgs[i].type == type)
-			return true;
-	return false;
+	return rxd_group_msg_find(mld_msgs, RTE_DIM(mld_msgs), type) != NULL;
 }
 
 void
 rxd_mld_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
 	      const uint8_t *icmp, uint32_t len)
 {
-	unsigned int i;
+	const struct rxd_group_msg *gm;
 
 	np->stats.mld_rx++;
 	/* a query from other than a link-local source is none (5.1.14) */
@@ -157,12 +137,7 @@ rxd_mld_input(struct rxd_net_port *np, const struct rxd_pkt *pkt,
 		np->stats.malformed++;
 		return;
 	}
-	for (i = 0; i < RTE_DIM(mld_msgs); i++) {
-		if (mld_msgs[i].type != icmp[0])
-			continue;
-		if (len < mld_msgs[i].min_len ||
-		    !mld_msgs[i].handle(np, icmp, len))
-			np->stats.malformed++;
-		return;
-	}
+	gm = rxd_group_msg_find(mld_msgs, RTE_DIM(mld_msgs), icmp[0]);
+	if (gm != NULL && (len < gm->min_len || !gm->handle(np, icmp, len)))
+		np->stats.malformed++;
 }

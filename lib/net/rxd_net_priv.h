@@ -127,6 +127,23 @@ bool rxd_igmp_send(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN],
 bool rxd_mld_send(struct rxd_net_port *np, const uint8_t gid[RXD_GID_LEN],
 		  enum rxd_group_record r);
 
+/** One IGMP or MLD message type: its least length and what rxd does. */
+struct rxd_group_msg {
+	uint8_t type;
+	uint8_t min_len;
+	/** @return false when the message is malformed */
+	bool (*handle)(struct rxd_net_port *np, const uint8_t *msg,
+		       uint32_t len);
+};
+
+/** Another host's report, leave or done: counted, never answered. */
+bool rxd_group_msg_ignore(struct rxd_net_port *np, const uint8_t *msg,
+			  uint32_t len);
+
+/** The entry of a message table for type, or NULL. */
+const struct rxd_group_msg *rxd_group_msg_find(const struct rxd_group_msg *t,
+					       unsigned int n, uint8_t type);
+
 /** Handle an IGMP frame; consumes m. */
 void rxd_igmp_input(struct rxd_net_port *np, struct rte_mbuf *m,
 		    const struct rxd_pkt *pkt);
