@@ -24,42 +24,6 @@ command -v rping >/dev/null || skip "rdmacm-utils not installed"
 
 rxi_guest_up
 
-# pair NAME SERVER_SIDE "SERVER ARGS" "CLIENT ARGS" CHECK: the server
-# listens on its own address (@S@ in the args); CHECK is a pattern the
-# client's output must hold.
-pair() {
-	local name=$1 side=$2 sargs=$3 cargs=$4 check=$5 job rc grc ip clog
-	if [ "$side" = guest ]; then
-		ip=$RXD_INTEROP_GUEST_IP
-		job=$("$H/guest-exec.sh" -b "${sargs//@S@/$ip}")
-		sleep 3
-		rxi_rxd_run "$name" ${cargs//@S@/$ip} >"$out/$name.rxd.log" 2>&1
-		rc=$?
-		"$H/guest-exec.sh" -t 60 -w "$job" >"$out/$name.guest.log" 2>&1
-		grc=$?
-		clog=$out/$name.rxd.log
-	else
-		ip=$RXD_INTEROP_RXD_IP
-		rxi_rxd_run "$name" ${sargs//@S@/$ip} >"$out/$name.rxd.log" 2>&1 &
-		sleep 3
-		"$H/guest-exec.sh" -t 60 "${cargs//@S@/$ip}" \
-			>"$out/$name.guest.log" 2>&1
-		grc=$?
-		wait $!
-		rc=$?
-		clog=$out/$name.guest.log
-	fi
-	if [ $rc -eq 0 ] && [ $grc -eq 0 ] && grep -Eq "$check" "$clog"; then
-		echo "PASS: $name ($side serves): both ends complete"
-		rxi_check_capture "$out/$name.pcapng"
-	else
-		echo "FAIL: $name ($side serves): rxd exit $rc, guest exit $grc"
-		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15
-		sed 's/^/    guest | /' "$out/$name.guest.log" | tail -15
-		failed=1
-	fi
-}
-
 # kill_tree PID: PID and every process below it (the ones started here).
 kill_tree() {
 	local c
@@ -120,9 +84,9 @@ cmtime_pair() {
 
 for side in guest rxd; do
 
-	pair "rping-$side" $side "rping -s -a @S@ -V -C 10 -S 100" \
+	rxi_pair "rping-$side" $side "rping -s -a @S@ -V -C 10 -S 100" \
 		"rping -c -a @S@ -V -C 10 -S 100 -v" "ping data: rdma-ping-9"
-	pair "ucmatose-$side" $side "ucmatose -b @S@ -c 2 -C 10" \
+	rxi_pair "ucmatose-$side" $side "ucmatose -b @S@ -c 2 -C 10" \
 		"ucmatose -s @S@ -c 2 -C 10" "test complete"
 done
 # last: the guest may take a while to tear a storm down (TCG)

@@ -174,6 +174,49 @@ rxi_check_capture() {
 	fi
 }
 
+# rxi_pair NAME SERVER_SIDE "SERVER ARGS" "CLIENT ARGS" CHECK: a tool's
+# server on SERVER_SIDE (guest or rxd) and its client on the other; the
+# server binds its own address (@S@ in the args).  Both must exit 0 and
+# the client's output hold CHECK (an extended regular expression); the
+# capture then goes through rxi_check_capture.  The guest's side may take
+# RXI_PAIR_GUEST_S seconds (60).
+rxi_pair() {
+	local name=$1 side=$2 sargs=$3 cargs=$4 check=$5 job rc grc ip clog
+	local gt=${RXI_PAIR_GUEST_S:-60}
+	if [ "$side" = guest ]; then
+		ip=$RXD_INTEROP_GUEST_IP
+		job=$("$RXD_INTEROP_HERE/guest-exec.sh" -b "${sargs//@S@/$ip}")
+		sleep 3
+		# shellcheck disable=SC2086
+		rxi_rxd_run "$name" ${cargs//@S@/$ip} >"$out/$name.rxd.log" 2>&1
+		rc=$?
+		"$RXD_INTEROP_HERE/guest-exec.sh" -t "$gt" -w "$job" \
+			>"$out/$name.guest.log" 2>&1
+		grc=$?
+		clog=$out/$name.rxd.log
+	else
+		ip=$RXD_INTEROP_RXD_IP
+		# shellcheck disable=SC2086
+		rxi_rxd_run "$name" ${sargs//@S@/$ip} >"$out/$name.rxd.log" 2>&1 &
+		sleep 3
+		"$RXD_INTEROP_HERE/guest-exec.sh" -t "$gt" "${cargs//@S@/$ip}" \
+			>"$out/$name.guest.log" 2>&1
+		grc=$?
+		wait $!
+		rc=$?
+		clog=$out/$name.guest.log
+	fi
+	if [ $rc -eq 0 ] && [ $grc -eq 0 ] && grep -Eq "$check" "$clog"; then
+		echo "PASS: $name ($side serves): both ends complete"
+		rxi_check_capture "$out/$name.pcapng"
+	else
+		echo "FAIL: $name ($side serves): rxd exit $rc, guest exit $grc"
+		sed 's/^/    rxd   | /' "$out/$name.rxd.log" | tail -15
+		sed 's/^/    guest | /' "$out/$name.guest.log" | tail -15
+		failed=1
+	fi
+}
+
 # Accelerator actually used. A /dev/kvm that the CPU flags do not back with
 # vmx/svm (e.g. a PVM host) cannot run the stock kernel, so "auto" means KVM
 # only with real hardware virtualisation.
