@@ -27,7 +27,14 @@
 
 struct rxd_verbs rxd_verbs = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Split RXD_EAL_ARGS on blanks into argv (no quoting: EAL args need none). */
+/*
+ * Split RXD_EAL_ARGS on blanks into argv (no quoting: EAL args need none).
+ * A quieter telemetry log level goes after the user's EAL arguments:
+ * DPDK's telemetry warns on every start that it has no legacy socket, a
+ * line that says nothing to a verbs program's user.  EAL applies the
+ * --log-level options it was given last to first, so a lib.telemetry
+ * level of the user's still wins.
+ */
 static int
 split_args(char *s, char **argv, int max)
 {
@@ -35,9 +42,13 @@ split_args(char *s, char **argv, int max)
 	char *save = NULL, *tok;
 
 	argv[argc++] = "rxd";
-	for (tok = strtok_r(s, " \t\n", &save); tok != NULL && argc < max - 1;
-	     tok = strtok_r(NULL, " \t\n", &save))
+	for (tok = strtok_r(s, " \t\n", &save); tok != NULL && argc < max - 2;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (strcmp(tok, "--") == 0)
+			break;
 		argv[argc++] = tok;
+	}
+	argv[argc++] = "--log-level=lib.telemetry:error";
 	argv[argc] = NULL;
 	return argc;
 }
