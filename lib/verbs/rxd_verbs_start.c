@@ -7,7 +7,7 @@
  * thread becomes the EAL main lcore; engines run on the other lcores.
  * In the child of a fork() made after that, rxd refuses to start (ENODEV,
  * with a line saying why) and the child's exit leaves the parent's stack
- * alone.
+ * alone.  RXD_START=load starts rxd when the library loads instead.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -190,8 +190,9 @@ stop_at_exit(void)
 	}
 }
 
-int
-rxd_verbs_start(void)
+/* Start rxd; wait for the links when links_wait is set. */
+static int
+start(bool links_wait)
 {
 	char *argv[] = { "rxd", NULL };
 	int argc = 1, rc;
@@ -222,6 +223,34 @@ rxd_verbs_start(void)
 	}
 	started_in = getpid();
 	atexit(stop_at_exit);
-	wait_for_links(wait_ms);
+	if (links_wait)
+		wait_for_links(wait_ms);
 	return 0;
+}
+
+int
+rxd_verbs_start(void)
+{
+	return start(true);
+}
+
+/*
+ * RXD_START=load: start rxd as the library loads, before main(), without
+ * waiting for the links.  For programs that open the device only after
+ * their peer has opened its own (fi_pingpong's client waits for the
+ * server's address over TCP; the server's verbs provider drops a port
+ * that is not active): over memif, the link then comes up while the
+ * peer's rxd waits for it.  A failure is said on stderr and left to the
+ * program's first ibv_get_device_list(), which tries again.
+ */
+__attribute__((constructor)) static void
+start_at_load(void)
+{
+	const char *env = getenv("RXD_START");
+
+	if (env == NULL || strcmp(env, "load") != 0)
+		return;
+	pthread_mutex_lock(&rxd_verbs.lock);
+	start(false);
+	pthread_mutex_unlock(&rxd_verbs.lock);
 }

@@ -9,21 +9,27 @@
 # FI_UNIVERSE_SIZE peers (256: 65536 entries, above rxd's default max_cqe
 # of 4096), so the rdm run sets FI_UNIVERSE_SIZE=8.  fi_pingpong's TCP
 # side channel (port 47592) reaches the server through the namespace's lo.
-# Over af_packet only: fi_pingpong's server opens the verbs provider (which
-# drops a port that is not active) before its client starts rxd at all, and
-# a memif link is up only once the peer rxd runs.
-# Usage: mw-fabric.sh BUILD_DIR [afpacket]
+# fi_pingpong's server opens the verbs provider (which drops a port that is
+# not active) before its client has opened anything, and a memif link is up
+# only once both rxd run: over memif the client runs with RXD_START=load
+# (rxd starts as the library loads), so its link is there for the server.
+# Then a server killed (SIGKILL) mid-transfer must leave the client with an
+# error line and an error exit (or, KNOWN, still waiting for a reply), never
+# a crash, and a new pair must then pass.
+# Usage: mw-fabric.sh BUILD_DIR [memif|afpacket]
 set -u
 command -v fi_pingpong >/dev/null || { echo "SKIP: libfabric-bin not installed"; exit 77; }
-MW_LINK=${2:-afpacket}
+MW_LINK=${2:-memif}
+early=
+[ "$MW_LINK" = memif ] && early=load
 # shellcheck source=mw-lib.sh
 . "$(dirname "$0")/mw-lib.sh" "$1"
 mw_netns || { echo "SKIP: cannot create a network namespace"; exit 77; }
 fail=0
 
 # a peer for fi_info's rxd: ibv_rc_pingpong opens rxd0 and waits
+# (over memif its link comes up only with fi_info's rxd: no TCP wait)
 mw_start_server timeout 100 ibv_rc_pingpong -d rxd0 -g 1
-mw_wait_tcp 18515
 mw_client timeout 100 fi_info -p verbs -t FI_EP_MSG
 if grep -q "domain: rxd0$" "$mw_dir/c"; then
 	echo "PASS: fi_info -p verbs offers FI_EP_MSG on rxd0 ($MW_LINK)"
@@ -42,7 +48,8 @@ run() {
 	rm -f "$mw_dir/m.sock"
 	mw_start_server timeout 120 fi_pingpong -p "$prov" "$@"
 	mw_wait_tcp 47592
-	mw_client timeout 110 fi_pingpong -p "$prov" "$@" 10.0.0.1
+	RXD_START=$early mw_client timeout 110 fi_pingpong -p "$prov" "$@" \
+		10.0.0.1
 	c=$?
 	wait "$mw_server"
 	s=$?
@@ -58,5 +65,50 @@ run() {
 run "fi_pingpong -e msg -c" verbs -e msg -c -I 10
 FI_UNIVERSE_SIZE=8 run "fi_pingpong -e rdm -c (verbs;ofi_rxm)" \
 	"verbs;ofi_rxm" -e rdm -c -I 10
+
+# The client's TCP segments in from the server over their side channel:
+# 6 or more once the address exchange and the first sync are done.
+ctrl_segs() {
+	ip netns exec "$mw_ns" ss -Htin state established "( dport = :47592 )" |
+		grep -o 'segs_in:[0-9]*' | cut -d: -f2 | head -n 1
+}
+
+# A server killed mid-transfer: the client must end with an error line and
+# an error exit, or (when it was only waiting for the server's reply, with
+# no send of its own in flight: nothing can time out, and a killed rxd
+# sends no DREQ) still wait when its timeout ends it (KNOWN); never crash.
+rm -f "$mw_dir/m.sock"
+mw_start_server timeout 200 fi_pingpong -p verbs -e msg -c -I 3000
+mw_wait_tcp 47592
+RXD_START=$early mw_client timeout 60 fi_pingpong -p verbs -e msg -c \
+	-I 3000 10.0.0.1 &
+client=$!
+for _ in $(seq 1200); do
+	[ "$(ctrl_segs)" -ge 6 ] 2>/dev/null && break
+	kill -0 "$client" 2>/dev/null || break
+	sleep 0.1
+done
+segs=$(ctrl_segs)
+sleep 1
+# (no pkill: under ASan, compat-env.sh's LD_PRELOAD hangs procps at start)
+kill -KILL $(cat "/proc/$mw_server/task/$mw_server/children")
+wait "$client"
+c=$?
+wait "$mw_server" 2>/dev/null
+err=$(grep -h -m 1 -e '^\[error\]' -e 'ERROR: AddressSanitizer' \
+	-e 'runtime error:' "$mw_dir/c")
+if [ "${segs:-0}" -lt 6 ] || [ $c -ge 128 ] || [ $c = 0 ] ||
+   grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$mw_dir/c"; then
+	echo "FAIL: server killed mid-transfer ($MW_LINK): client exit $c," \
+		"${segs:-no} side-channel segments before the kill"
+	mw_show
+	fail=1
+elif [ $c = 124 ]; then
+	echo "KNOWN: server killed while the client waited only for its reply" \
+		"($MW_LINK): the client still waited after 60 s; not counted"
+else
+	echo "PASS: server killed mid-transfer: client exit $c ($MW_LINK): $err"
+fi
+run "fi_pingpong -e msg -c after the kill" verbs -e msg -c -I 10
 
 exit $fail
