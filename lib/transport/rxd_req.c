@@ -87,19 +87,28 @@ fetch(struct rxd_rc *rc)
 	return true;
 }
 
-/* A WQE may not start while the fence or the READ/atomic limit holds. */
+/*
+ * A WQE may not start while the fence or the READ/atomic limit holds.  A
+ * plain WRITE or SEND without a fence waits for nothing, so the window
+ * (up to the send queue's depth of WQEs) is walked only for a WQE that
+ * can be held, and only until the limit is reached.
+ */
 static bool
 blocked(struct rxd_rc *rc, const struct rxd_swqe *s)
 {
-	uint32_t i, busy = 0, max = rc->qp->attr.max_rd_atomic;
+	uint32_t i, busy = 0, limit, max = rc->qp->attr.max_rd_atomic;
 
 	if (s->sent != 0)
 		return false;
-	for (i = rc->head; i != rc->cur; i++)
+	if (s->w.flags & IBV_SEND_FENCE)
+		limit = 1;
+	else if (rxd_swqe_wants_response(s))
+		limit = max ? max : 1;
+	else
+		return false;
+	for (i = rc->head; i != rc->cur && busy < limit; i++)
 		busy += rxd_swqe_wants_response(rxd_win(rc, i)) && !rxd_win(rc, i)->done;
-	if ((s->w.flags & IBV_SEND_FENCE) && busy)
-		return true;
-	return rxd_swqe_wants_response(s) && busy >= (max ? max : 1);
+	return busy >= limit;
 }
 
 /* RC keeps at most RXD_MAX_INFLIGHT PSNs beyond the last ACKed one. */

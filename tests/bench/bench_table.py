@@ -211,7 +211,9 @@ def main():
                 ("ib_write_bw", 4096, w, ceiling),
                 ("ib_read_bw", 4096, bw["read_bw"], ceiling),
                 ("ib_send_bw", 4096, bw["send_bw"], ceiling),
-                ("ib_write_bw1k", 1024, bw_1k["write_bw"], ceiling_1k)):
+                ("ib_write_bw1k", 1024, bw_1k["write_bw"], ceiling_1k),
+                ("ib_read_bw1k", 1024, bw_1k["read_bw"], ceiling_1k),
+                ("ib_send_bw1k", 1024, bw_1k["send_bw"], ceiling_1k)):
             pt = pt_bw(t)
             print(f"| {t.replace('1k', '')} -s 65536 (path MTU {pmtu}), BW "
                   f"average | {pt.show(' Gbit/s')} | "

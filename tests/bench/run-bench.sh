@@ -21,7 +21,7 @@
 #           1024); write_bw at 64 B with post lists of 32
 #           and one signaled WR in 32 (message rate); send_lat and
 #           write_lat at 8 B; Debian's unmodified ib_write_bw, ib_read_bw,
-#           ib_send_bw -D (path MTU 4096; ib_write_bw at 1024 too) and
+#           ib_send_bw -D (path MTU 4096 and 1024) and
 #           ib_send_lat on rxd (through build/compat) when
 #           perftest is installed; rxd-testpmd's "show mem"
 #   scaling rxd-perf --loopback (one process, net_ring pair, 2 QPs)
@@ -222,6 +222,8 @@ for r in $(seq "$rounds"); do
 	pt "ib_read_bw.$r" 4200 8192 ib_read_bw -s 65536 -D "$secs"
 	pt "ib_send_bw.$r" 4200 8192 ib_send_bw -s 65536 -D "$secs"
 	pt "ib_write_bw1k.$r" 1500 2048 ib_write_bw -s 65536 -D "$secs"
+	pt "ib_read_bw1k.$r" 1500 2048 ib_read_bw -s 65536 -D "$secs"
+	pt "ib_send_bw1k.$r" 1500 2048 ib_send_bw -s 65536 -D "$secs"
 	pt "ib_send_lat.$r" 1500 2048 ib_send_lat -s 8 -n 20000
 	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
 		failed="$failed memcpy"
