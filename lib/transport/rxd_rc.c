@@ -55,6 +55,7 @@ rxd_transport_bind(struct rxd_qp_core *qp, const struct rxd_xmit *x,
 {
 	rxd_rc(qp)->x = *x;
 	rxd_rc(qp)->timers = t;
+	rxd_cc_bind(rxd_rc(qp));
 }
 
 static void
@@ -131,7 +132,9 @@ build_template(struct rxd_rc *rc)
 	if (rc->x.gid(rc->qp->port, a->ah_attr.grh.sgid_index, t->sgid) != 0)
 		memset(t->sgid, 0, RXD_GID_LEN);
 	t->ip_ver = rxd_gid_is_v4(t->dgid) ? 4 : 6;
-	t->tos = a->ah_attr.grh.traffic_class;
+	t->tos = rc->x.ecn ? rxd_tos_with_ecn(a->ah_attr.grh.traffic_class,
+					      RXD_ECN_ECT0) :
+		a->ah_attr.grh.traffic_class;
 	t->ttl = a->ah_attr.grh.hop_limit ? a->ah_attr.grh.hop_limit : 64;
 	t->flow_label = a->ah_attr.grh.flow_label;
 	t->ip_df = true;
@@ -238,6 +241,16 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 	enum ibv_qp_state st = qp->attr.qp_state;
 	bool ok = true;
 
+	if (qp->type != IBV_QPT_UD && st >= IBV_QPS_RTR && st != IBV_QPS_ERR) {
+		if ((pkt->tos & RXD_ECN_MASK) == RXD_ECN_CE)
+			rxd_cc_ce(rc);
+		if (pkt->opcode == RXD_OP_CNP) {
+			rxd_cc_cnp(rc);
+			rc->cnt.rx_pkts++;
+			rte_pktmbuf_free(m);
+			return true;
+		}
+	}
 	if (pkt->op->service != service_of[qp->type] ||
 	    (pkt->pkey & 0x7fff) != (RXD_DEFAULT_PKEY & 0x7fff)) {
 		ok = rxd_rc_icrc_ok(m, pkt);
@@ -382,4 +395,6 @@ rxd_transport_counters(const struct rxd_qp_core *qp,
 		       struct rxd_qp_stats *c)
 {
 	*c = rxd_rc(qp)->cnt;
+	c->rate_kbps = (uint64_t)(rxd_cc_rate(rxd_rc(qp)) * 1000);
+	c->rate_cuts = rxd_rc(qp)->dcqcn.cuts;
 }
