@@ -241,15 +241,17 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 	enum ibv_qp_state st = qp->attr.qp_state;
 	bool ok = true;
 
+	/* congestion: a CNP slows the QP down; a CE mark on anything else
+	 * is answered with one (never a CNP with a CNP) */
 	if (qp->type != IBV_QPT_UD && st >= IBV_QPS_RTR && st != IBV_QPS_ERR) {
-		if ((pkt->tos & RXD_ECN_MASK) == RXD_ECN_CE)
-			rxd_cc_ce(rc);
 		if (pkt->opcode == RXD_OP_CNP) {
 			rxd_cc_cnp(rc);
 			rc->cnt.rx_pkts++;
 			rte_pktmbuf_free(m);
 			return true;
 		}
+		if ((pkt->tos & RXD_ECN_MASK) == RXD_ECN_CE)
+			rxd_cc_ce(rc);
 	}
 	if (pkt->op->service != service_of[qp->type] ||
 	    (pkt->pkey & 0x7fff) != (RXD_DEFAULT_PKEY & 0x7fff)) {
