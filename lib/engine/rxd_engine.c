@@ -153,9 +153,9 @@ from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 		return true;
 	if (memcmp(pkt->sgid, qp->attr.ah_attr.grh.dgid.raw, RXD_GID_LEN))
 		return false;
-	/* a CNP's source port says nothing of the flow (ConnectX sends 0) */
+	/* a CNP may also come from port 0 (ConnectX sends it so) */
 	if (qp->peer_sport != 0 && pkt->udp_sport != qp->peer_sport &&
-	    pkt->opcode != RXD_OP_CNP)
+	    !(pkt->opcode == RXD_OP_CNP && pkt->udp_sport == 0))
 		return false;
 	return rxd_query_gid(qp->port, qp->attr.ah_attr.grh.sgid_index,
 			     sgid) == 0 &&
