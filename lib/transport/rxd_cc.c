@@ -15,6 +15,14 @@ void
 rxd_cc_bind(struct rxd_rc *rc)
 {
 	rc->tsc_per_us = (double)rte_get_tsc_hz() / 1e6;
+	rxd_cc_reset(rc);
+}
+
+/* A new connection starts unpaced, free to send a CNP at once. */
+void
+rxd_cc_reset(struct rxd_rc *rc)
+{
+	rc->cnp_next = 0;
 	if (rc->x.dcqcn != NULL)
 		rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);
 }

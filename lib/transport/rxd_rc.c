@@ -184,8 +184,10 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		 * the dynamic range (a modify within RTR keeps it: the peer
 		 * hears this QP only from it); random, it is harder to forge
 		 * than one derived from the QPN */
-		if (from != IBV_QPS_RTR)
+		if (from != IBV_QPS_RTR) {
 			rc->sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
+			rxd_cc_reset(rc);
+		}
 		build_template(rc);
 		rc->epsn = a->rq_psn;
 		rc->msn = 0;

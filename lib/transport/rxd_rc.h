@@ -189,6 +189,7 @@ void rxd_tx_cnp(struct rxd_rc *rc);
 
 /* rxd_cc.c */
 void rxd_cc_bind(struct rxd_rc *rc);
+void rxd_cc_reset(struct rxd_rc *rc);
 void rxd_cc_ce(struct rxd_rc *rc);
 void rxd_cc_cnp(struct rxd_rc *rc);
 bool rxd_cc_may_send(struct rxd_rc *rc);
