@@ -90,6 +90,9 @@ connect_qp(struct conn *c, bool server, const char *path, uint8_t peer_ip)
 			 .max_send_sge = 1, .max_recv_sge = 1 } };
 	struct peer me;
 
+	memset(c, 0, sizeof(*c));
+	c->sock = -1;
+
 	c->cq = ibv_create_cq(ctx, 2 * DEPTH, NULL, NULL, 0);
 	c->buf = aligned_alloc(4096, REGION);
 	c->mr = c->buf ? ibv_reg_mr(pd, c->buf, REGION,
@@ -108,6 +111,20 @@ connect_qp(struct conn *c, bool server, const char *path, uint8_t peer_ip)
 	rp.dest_qpn = c->remote.qpn;
 	rxd_test_gid_v4(rp.dgid, 10, 0, 0, peer_ip);
 	return rxd_test_rc_connect(c->qp, &rp);
+}
+
+static void
+release(struct conn *c)
+{
+	if (c->qp != NULL)
+		ibv_destroy_qp(c->qp);
+	if (c->mr != NULL)
+		ibv_dereg_mr(c->mr);
+	if (c->cq != NULL)
+		ibv_destroy_cq(c->cq);
+	free(c->buf);
+	if (c->sock >= 0)
+		close(c->sock);
 }
 
 static uint32_t
@@ -184,6 +201,7 @@ sender(unsigned int id, const char *path, double secs)
 
 	if (connect_qp(&c, false, path, 3) != 0) {
 		fprintf(stderr, "sender %u: connect failed\n", id);
+		release(&c);
 		return 2;
 	}
 	t0 = now_s();
@@ -217,6 +235,7 @@ sender(unsigned int id, const char *path, double secs)
 	print_counters("SENDER", id, &c);
 	if (write(c.sock, &res, sizeof(res)) != sizeof(res))
 		bad = 1;
+	release(&c);
 	return bad;
 }
 
@@ -242,18 +261,21 @@ receiver(char **paths)
 {
 	struct conn c[NSENDERS];
 	struct result r;
-	unsigned int i;
+	unsigned int i, up;
 	int bad = 0;
 
-	for (i = 0; i < NSENDERS; i++)
-		if (connect_qp(&c[i], true, paths[i], (uint8_t)(i + 1)) != 0) {
-			fprintf(stderr, "receiver: connect %u failed\n", i);
-			return 2;
+	for (up = 0; up < NSENDERS; up++)
+		if (connect_qp(&c[up], true, paths[up], (uint8_t)(up + 1))) {
+			fprintf(stderr, "receiver: connect %u failed\n", up);
+			bad = 2;
+			up++;
+			goto out;
 		}
 	for (i = 0; i < NSENDERS; i++) {
 		if (read(c[i].sock, &r, sizeof(r)) != sizeof(r)) {
 			fprintf(stderr, "receiver: sender %u vanished\n", i);
-			return 1;
+			bad = 1;
+			goto out;
 		}
 		if (r.failed)
 			printf("receiver: sender %u's QP failed: its last "
@@ -263,6 +285,9 @@ receiver(char **paths)
 		print_counters("RECEIVER", i, &c[i]);
 	}
 	printf("receiver: %s\n", bad ? "DATA WRONG" : "data exact");
+out:
+	for (i = 0; i < up; i++)
+		release(&c[i]);
 	return bad;
 }
 
@@ -289,6 +314,8 @@ main(int argc, char **argv)
 			"sender ID SOCKET SECONDS | receiver SOCKET0 SOCKET1\n");
 		rc = 2;
 	}
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
 	rxd_stop();
 	rte_eal_cleanup();
 	return rc;
