@@ -22,8 +22,8 @@ struct counter {
 static const struct counter port_counters[] = {
 	PC(rx_pkts), PC(rx_bytes), PC(tx_pkts), PC(tx_bytes), PC(tx_full),
 	PC(roce_rx), PC(roce_not_local), PC(roce_unknown_qp),
-	PC(roce_bad_peer), PC(qkey_viol), PC(other_dropped), PC(arp_rx),
-	PC(arp_tx), PC(nd_rx), PC(nd_tx), PC(echo_answered), PC(echo_replies),
+	PC(roce_bad_peer), PC(roce_ce), PC(qkey_viol), PC(other_dropped),
+	PC(arp_rx), PC(arp_tx), PC(nd_rx), PC(nd_tx), PC(echo_answered), PC(echo_replies),
 	PC(not_for_us), PC(malformed), PC(resolve_failed), PC(held_dropped),
 	PC(no_route), PC(fault_rx_dropped), PC(fault_rx_duplicated),
 	PC(fault_rx_reordered), PC(fault_rx_corrupted), PC(fault_rx_cut),
@@ -48,7 +48,8 @@ static const struct counter qp_counters[] = {
 	QC(tx_pkts), QC(rx_pkts), QC(retransmits), QC(timeouts),
 	QC(rnr_waits), NAKS(rx), NAKS(tx), QC(rnr_naks_tx), QC(duplicates),
 	QC(out_of_sequence), QC(bad_addr), QC(dropped), QC(too_big),
-	QC(acks_tx), QC(acks_coalesced),
+	QC(acks_tx), QC(acks_coalesced), QC(ce_rx), QC(cnp_tx), QC(cnp_rx),
+	QC(rate_cuts), QC(rate_kbps),
 };
 
 #define TC(f) { #f, offsetof(struct tp_counts, f) }

@@ -162,6 +162,8 @@ struct rxd_port_counters {
 	uint64_t mbufs_in_use;     /**< of the port's pool, now */
 	uint64_t roce_mcast_no_member; /**< UD frames to a group no QP of
 					*   the port is attached to */
+	uint64_t roce_ce;          /**< CE-marked RoCE frames received (any
+				    *   outcome: also counted where they end) */
 	uint64_t igmp_rx;          /**< every IGMP frame in */
 	uint64_t mld_rx;           /**< MLD messages (of icmp6_rx) */
 	uint64_t group_queries;    /**< IGMP/MLD queries taken */
@@ -203,6 +205,13 @@ struct rxd_qp_stats {
 				    *   (path MTU above the link): lost */
 	uint64_t acks_tx;          /**< ACK/NAK packets sent (not responses) */
 	uint64_t acks_coalesced;   /**< AckReqs answered by a later ACK */
+	uint64_t ce_rx;            /**< CE-marked frames received */
+	uint64_t cnp_tx;           /**< CNPs sent (at most one per
+				    *   cnp_interval_us) */
+	uint64_t cnp_rx;           /**< CNPs received */
+	uint64_t rate_cuts;        /**< DCQCN rate cuts */
+	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s;
+				    *   0 = not paced (no CNP, or recovered) */
 };
 
 /**

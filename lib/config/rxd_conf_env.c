@@ -17,6 +17,8 @@ static const struct env_var {
 	{ "RXD_ADDR", RXD_CONF_SECT_PORT + 0, "addr" },
 	{ "RXD_MTU", RXD_CONF_SECT_PORT + 0, "mtu" },
 	{ "RXD_LOG", RXD_CONF_SECT_LOG, "level" },
+	{ "RXD_ECN", RXD_CONF_SECT_PORT + 0, "ecn" },
+	{ "RXD_DCQCN", RXD_CONF_SECT_PORT + 0, "dcqcn" },
 };
 
 /* Apply the environment over c (RXD_CONFIG only if with_file). */

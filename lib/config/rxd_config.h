@@ -66,6 +66,22 @@ struct rxd_conf_fault {
 	uint32_t only_qpn;	/**< 0, or the destination QP faults touch */
 };
 
+/** DCQCN reaction point of a port's QPs (doc/architecture.md). */
+struct rxd_conf_dcqcn {
+	bool on;		/**< cut and pace QPs on CNPs */
+	uint32_t line_mbps;	/**< rate before the first CNP, and the cap */
+	uint32_t min_mbps;	/**< lowest rate */
+	double g;		/**< alpha gain */
+	uint32_t alpha_us;	/**< alpha update period */
+	uint32_t cut_gap_us;	/**< least time between two cuts */
+	uint32_t timer_us;	/**< rate increase timer */
+	uint32_t byte_reset;	/**< rate increase byte counter */
+	uint32_t fr_steps;	/**< fast recovery steps */
+	uint32_t ai_mbps;	/**< additive increase */
+	uint32_t hai_mbps;	/**< hyper increase */
+	uint32_t burst_bytes;	/**< token bucket depth */
+};
+
 /** Settings of one DPDK port ([portN]). */
 struct rxd_conf_port {
 	bool present;		/**< named by the file, env or options */
@@ -84,6 +100,10 @@ struct rxd_conf_port {
 	uint64_t fault_seed;	/**< seed of the fault injection PRNG */
 	char capture[256];	/**< pcapng path, "" = off */
 	uint32_t arp_probe_ms;	/**< RFC 5227 PROBE_WAIT, 0 = no probes */
+	bool ecn;		/**< send RoCEv2 frames with ECT(0) */
+	uint32_t cnp_interval_us;	/**< least time between CNPs of a QP */
+	uint32_t cnp_dscp;	/**< DSCP of the CNPs sent */
+	struct rxd_conf_dcqcn dcqcn;	/**< the QPs' rate control */
 };
 
 /** The whole configuration. */

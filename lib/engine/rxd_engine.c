@@ -153,7 +153,9 @@ from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 		return true;
 	if (memcmp(pkt->sgid, qp->attr.ah_attr.grh.dgid.raw, RXD_GID_LEN))
 		return false;
-	if (qp->peer_sport != 0 && pkt->udp_sport != qp->peer_sport)
+	/* a CNP may also come from port 0 (ConnectX sends it so) */
+	if (qp->peer_sport != 0 && pkt->udp_sport != qp->peer_sport &&
+	    !(pkt->opcode == RXD_OP_CNP && pkt->udp_sport == 0))
 		return false;
 	return rxd_query_gid(qp->port, qp->attr.ah_attr.grh.sgid_index,
 			     sgid) == 0 &&
@@ -195,6 +197,8 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 {
 	struct rxd_qp_core *qp;
 
+	if ((pkt->tos & RXD_ECN_MASK) == RXD_ECN_CE)
+		ep->roce.ce++;
 	if (pkt->dqpn == RXD_QPN_MCAST && rxd_gid_is_mcast(pkt->dgid) &&
 	    rxd_net_l2_accept(ep->net, pkt)) {
 		mcast_input(ep, m, pkt);
@@ -219,7 +223,8 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		return;
 	}
 	ep->roce.rx++;
-	if (qp->peer_sport == 0 && qp->type != IBV_QPT_UD)
+	if (qp->peer_sport == 0 && qp->type != IBV_QPT_UD &&
+	    pkt->opcode != RXD_OP_CNP)
 		qp->peer_sport = pkt->udp_sport;
 }
 

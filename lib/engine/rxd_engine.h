@@ -42,6 +42,8 @@ struct rxd_roce_stats {
 	uint64_t other_dropped;               /**< other UDP, unknown L3 */
 	uint64_t mcast_no_member;             /**< to a group no QP here is
 					       *   attached to */
+	uint64_t ce;                          /**< CE-marked RoCE frames
+					       *   (of any outcome) */
 	/* Every frame received ends in exactly one of rx, wire_err[],
 	 * not_local, unknown_qp, bad_peer, other_dropped, mcast_no_member,
 	 * or lib/net's arp_rx, icmp_rx, icmp6_rx, igmp_rx.  A frame to a
@@ -61,6 +63,7 @@ struct rxd_engine_port {
 	struct rte_mbuf *held[RXD_TX_HELD];
 	struct rxd_roce_stats roce;
 	struct rxd_mcast_table mcast;         /**< UD QPs by group */
+	struct rxd_dcqcn_params dcqcn;        /**< its QPs' rate control */
 };
 
 /** Loop counters of an engine. */

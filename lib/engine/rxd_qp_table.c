@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "rxd_qp_core.h"
@@ -58,6 +59,30 @@ gid_of_port(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN])
 	return rxd_query_gid(port, i, gid);
 }
 
+/* The port's ECN and DCQCN settings, as the transport takes them. */
+static void
+congestion_settings(struct rxd_engine_port *ep, struct rxd_xmit *x)
+{
+	const struct rxd_conf_port *c = &rxd_stk.conf.port[ep->port->index];
+	struct rxd_dcqcn_params *p = &ep->dcqcn;
+
+	x->ecn = c->ecn;
+	x->cnp_dscp = (uint8_t)c->cnp_dscp;
+	x->cnp_gap = rte_get_tsc_hz() / 1000000 * c->cnp_interval_us;
+	x->dcqcn = c->dcqcn.on ? p : NULL;
+	p->line_mbps = c->dcqcn.line_mbps;
+	p->min_mbps = c->dcqcn.min_mbps;
+	p->g = c->dcqcn.g;
+	p->alpha_us = c->dcqcn.alpha_us;
+	p->cut_gap_us = c->dcqcn.cut_gap_us;
+	p->timer_us = c->dcqcn.timer_us;
+	p->byte_reset = c->dcqcn.byte_reset;
+	p->fr_steps = c->dcqcn.fr_steps;
+	p->ai_mbps = c->dcqcn.ai_mbps;
+	p->hai_mbps = c->dcqcn.hai_mbps;
+	p->burst_bytes = c->dcqcn.burst_bytes;
+}
+
 static int
 bind_cmd(struct rxd_engine *e, void *arg)
 {
@@ -77,6 +102,7 @@ bind_cmd(struct rxd_engine *e, void *arg)
 		x.qkey_viol = &ep->roce.qkey_viol;
 		x.held = &ep->n_held;
 		memcpy(x.smac, ep->port->mac.addr_bytes, RXD_ETH_ALEN);
+		congestion_settings(ep, &x);
 		rxd_transport_bind(qp, &x, &e->timers);
 		return 0;
 	}

@@ -62,7 +62,7 @@ static const struct field port_fields[] = {
 	PORT_CNT(icmp6_rx), PORT_CNT(arp_answered), PORT_CNT(nd_answered),
 	PORT_CNT(neigh_confirmed), PORT_CNT(neigh_ignored),
 	PORT_CNT(neigh_evicted), PORT_CNT(reply_failed),
-	PORT_CNT(net_other_dropped), PORT_CNT(mbufs_in_use),
+	PORT_CNT(net_other_dropped), PORT_CNT(mbufs_in_use), PORT_CNT(roce_ce),
 };
 
 #define ENG_U64(f) { #f, F_U64, offsetof(struct rxd_tel_engine, f) }
@@ -90,7 +90,8 @@ static const struct field qp_fields[] = {
 	QP_CNT(timeouts), QP_CNT(rnr_waits), QP_CNT(rnr_naks_tx),
 	QP_CNT(duplicates), QP_CNT(out_of_sequence), QP_CNT(bad_addr),
 	QP_CNT(dropped), QP_CNT(too_big), QP_CNT(acks_tx),
-	QP_CNT(acks_coalesced),
+	QP_CNT(acks_coalesced), QP_CNT(ce_rx), QP_CNT(cnp_tx), QP_CNT(cnp_rx),
+	QP_CNT(rate_cuts), QP_CNT(rate_kbps),
 };
 #define QP_LIST_FIELDS 5
 

@@ -55,6 +55,7 @@ rxd_transport_bind(struct rxd_qp_core *qp, const struct rxd_xmit *x,
 {
 	rxd_rc(qp)->x = *x;
 	rxd_rc(qp)->timers = t;
+	rxd_cc_bind(rxd_rc(qp));
 }
 
 static void
@@ -131,7 +132,9 @@ build_template(struct rxd_rc *rc)
 	if (rc->x.gid(rc->qp->port, a->ah_attr.grh.sgid_index, t->sgid) != 0)
 		memset(t->sgid, 0, RXD_GID_LEN);
 	t->ip_ver = rxd_gid_is_v4(t->dgid) ? 4 : 6;
-	t->tos = a->ah_attr.grh.traffic_class;
+	t->tos = rc->x.ecn ? rxd_tos_with_ecn(a->ah_attr.grh.traffic_class,
+					      RXD_ECN_ECT0) :
+		a->ah_attr.grh.traffic_class;
 	t->ttl = a->ah_attr.grh.hop_limit ? a->ah_attr.grh.hop_limit : 64;
 	t->flow_label = a->ah_attr.grh.flow_label;
 	t->ip_df = true;
@@ -181,8 +184,10 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		 * the dynamic range (a modify within RTR keeps it: the peer
 		 * hears this QP only from it); random, it is harder to forge
 		 * than one derived from the QPN */
-		if (from != IBV_QPS_RTR)
+		if (from != IBV_QPS_RTR) {
 			rc->sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
+			rxd_cc_reset(rc);
+		}
 		build_template(rc);
 		rc->epsn = a->rq_psn;
 		rc->msn = 0;
@@ -238,6 +243,18 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 	enum ibv_qp_state st = qp->attr.qp_state;
 	bool ok = true;
 
+	/* congestion: a CNP slows the QP down; a CE mark on anything else
+	 * is answered with one (never a CNP with a CNP) */
+	if (qp->type != IBV_QPT_UD && st >= IBV_QPS_RTR && st != IBV_QPS_ERR) {
+		if (pkt->opcode == RXD_OP_CNP) {
+			rxd_cc_cnp(rc);
+			rc->cnt.rx_pkts++;
+			rte_pktmbuf_free(m);
+			return true;
+		}
+		if ((pkt->tos & RXD_ECN_MASK) == RXD_ECN_CE)
+			rxd_cc_ce(rc);
+	}
 	if (pkt->op->service != service_of[qp->type] ||
 	    (pkt->pkey & 0x7fff) != (RXD_DEFAULT_PKEY & 0x7fff)) {
 		ok = rxd_rc_icrc_ok(m, pkt);
@@ -382,4 +399,6 @@ rxd_transport_counters(const struct rxd_qp_core *qp,
 		       struct rxd_qp_stats *c)
 {
 	*c = rxd_rc(qp)->cnt;
+	c->rate_kbps = (uint64_t)(rxd_cc_rate(rxd_rc(qp)) * 1000);
+	c->rate_cuts = rxd_rc(qp)->dcqcn.cuts;
 }

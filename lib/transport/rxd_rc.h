@@ -90,6 +90,11 @@ struct rxd_rc {
 	struct rxd_res *res;
 	uint32_t n_res, res_next;
 	uint32_t res_busy;         /**< oldest resource with responses to send */
+	/* congestion control */
+	uint64_t cnp_next;         /**< TSC before which no CNP is sent */
+	struct rxd_dcqcn dcqcn;    /**< this QP's rate (reaction point) */
+	struct rxd_pacer pacer;
+	double tsc_per_us;
 	struct rxd_qp_stats cnt;
 };
 
@@ -180,6 +185,16 @@ void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
 void rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn);
 void rxd_tx_ack_flush(struct rxd_rc *rc);
 void rxd_tx_ack_before(struct rxd_rc *rc, uint32_t psn);
+void rxd_tx_cnp(struct rxd_rc *rc);
+
+/* rxd_cc.c */
+void rxd_cc_bind(struct rxd_rc *rc);
+void rxd_cc_reset(struct rxd_rc *rc);
+void rxd_cc_ce(struct rxd_rc *rc);
+void rxd_cc_cnp(struct rxd_rc *rc);
+bool rxd_cc_may_send(struct rxd_rc *rc);
+void rxd_cc_sent(struct rxd_rc *rc, uint32_t len);
+double rxd_cc_rate(const struct rxd_rc *rc);
 
 /* rxd_req.c */
 void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);

@@ -308,6 +308,8 @@ request(struct rxd_rc *rc)
 				return false; /* an ACK rings the doorbell */
 			if (rxd_tx_backed_up(rc))
 				return true;  /* the next pass, or later */
+			if (rc->dcqcn.limited && !rxd_cc_may_send(rc))
+				return true;  /* paced: the bucket is empty */
 			if (!send_packet(rc, s, s->sent))
 				return true; /* no mbuf, or the QP failed */
 			s->sent++;

@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "rxd/rxd.h"
+#include "rxd_dcqcn.h"
 #include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
@@ -37,6 +38,13 @@ struct rxd_xmit {
 	void (*resolve)(void *ctx, const uint8_t dgid[RXD_GID_LEN]);
 	/** Read GID index i of the QP's port into gid; 0 or -1. */
 	int (*gid)(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN]);
+	/** Frames leave ECN-capable (ECT(0)). */
+	bool ecn;
+	/** DSCP of CNPs, and the least time between two of a QP (TSC). */
+	uint8_t cnp_dscp;
+	uint64_t cnp_gap;
+	/** DCQCN parameters of the port; NULL: CNPs do not slow QPs down. */
+	const struct rxd_dcqcn_params *dcqcn;
 };
 
 /** Per-engine list of QPs with a running timer. */

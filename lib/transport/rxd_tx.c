@@ -2,7 +2,7 @@
 /*
  * Building and sending a QP's frames: the QP's header template, an mbuf
  * with room for the payload (copied in by the builder when it lies in one
- * place), and ACK/NAK packets.  Plain ACKs are
+ * place), ACK/NAK packets and CNPs.  Plain ACKs are
  * coalesced: one per QP per engine pass acknowledges everything the pass
  * received, sent in PSN order with the READ responses and atomic ACKs.
  */
@@ -46,6 +46,8 @@ rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	rc->cnt.tx_pkts++;
+	if (rc->dcqcn.limited)
+		rxd_cc_sent(rc, len);
 	rc->x.send(rc->x.ctx, pkt->dgid,
 		   rc->qp->type == IBV_QPT_UD ? NULL : &rc->peer, m);
 }
@@ -106,4 +108,20 @@ rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 {
 	rxd_tx_ack_flush(rc);
 	send_ack(rc, psn, syndrome);
+}
+
+/* A CNP to the peer's QP (rxd_wire_make_cnp()). */
+void
+rxd_tx_cnp(struct rxd_rc *rc)
+{
+	struct rxd_pkt pkt = rc->tmpl;
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	rxd_wire_make_cnp(&pkt, rc->x.cnp_dscp, rc->x.ecn);
+	m = rxd_tx_frame(rc, &pkt, 0, &p);
+	if (m != NULL) {
+		rc->cnt.cnp_tx++;
+		rxd_tx_send(rc, &pkt, m, NULL);
+	}
 }

@@ -22,7 +22,9 @@ rxd_ud_fill(struct rxd_rc *rc, const struct rxd_send_wqe *w,
 		memset(p->sgid, 0, RXD_GID_LEN);
 	p->ip_ver = rxd_gid_is_v4(p->dgid) ? 4 : 6;
 	p->ttl = w->ud.hop_limit ? w->ud.hop_limit : 64;
-	p->tos = w->ud.traffic_class;
+	p->tos = rc->x.ecn ? rxd_tos_with_ecn(w->ud.traffic_class,
+					      RXD_ECN_ECT0) :
+		w->ud.traffic_class;
 	p->flow_label = w->ud.flow_label;
 	p->dqpn = w->ud.remote_qpn;
 	/* a Q_Key with the high bit set means: use the QP's own */

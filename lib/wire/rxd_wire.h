@@ -152,6 +152,24 @@ enum rxd_opcode {
 	RXD_OP_CNP = 0x81,
 };
 
+/** ECN codepoint: the low 2 bits of the IPv4 TOS / IPv6 traffic class
+ *  (RFC 3168); RoCEv2 senders mark ECT(0). */
+enum rxd_ecn {
+	RXD_ECN_NOT_ECT = 0,
+	RXD_ECN_ECT1 = 1,
+	RXD_ECN_ECT0 = 2,
+	RXD_ECN_CE = 3,       /**< congestion experienced: a switch marked it */
+};
+
+#define RXD_ECN_MASK 3u
+
+/** Traffic class tc with its ECN field replaced by ecn. */
+static inline uint8_t
+rxd_tos_with_ecn(uint8_t tc, enum rxd_ecn ecn)
+{
+	return (uint8_t)((tc & ~RXD_ECN_MASK) | ecn);
+}
+
 /** AETH syndrome: bits 6..5 type, 4..0 credit/timer/NAK code. */
 enum rxd_aeth_type {
 	RXD_AETH_ACK = 0,
@@ -341,6 +359,14 @@ uint32_t rxd_wire_hdr_len(const struct rxd_pkt *pkt);
  */
 uint32_t rxd_wire_build(struct rxd_pkt *pkt, const void *payload,
 			uint8_t *buf, uint32_t cap);
+
+/**
+ * Turn the header template of a connection (addresses, UDP port, the
+ * peer's QPN in dqpn) into its CNP: opcode 0x81, PSN 0, BECN set, SE,
+ * MigReq and AckReq clear, no payload; IP DSCP dscp with ECT(0) if ect,
+ * else Not-ECT.
+ */
+void rxd_wire_make_cnp(struct rxd_pkt *pkt, uint8_t dscp, bool ect);
 
 /** True if the GID is an IPv4-mapped address (::ffff:a.b.c.d). */
 static inline bool

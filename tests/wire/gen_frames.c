@@ -133,6 +133,32 @@ emit_acks(struct gen *g, uint8_t ip_ver)
 	return 0;
 }
 
+/* The CNP rxd's transport sends (rxd_wire_make_cnp() over a connection's
+ * template), and data frames with each ECN codepoint. */
+static int
+emit_congestion(struct gen *g, uint8_t ip_ver)
+{
+	static const uint8_t ecn[] = { RXD_ECN_NOT_ECT, RXD_ECN_ECT1,
+		RXD_ECN_ECT0, RXD_ECN_CE };
+	struct rxd_pkt pkt;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		rxd_test_pkt_make(&pkt, RXD_OP_RC_ACK, ip_ver, 0, 0);
+		rxd_wire_make_cnp(&pkt, 48, i == 1);
+		if (emit(g, &pkt) != 0)
+			return -1;
+	}
+	for (i = 0; i < sizeof(ecn); i++) {
+		rxd_test_pkt_make(&pkt, RXD_OP_RC_WRITE_ONLY, ip_ver, 0,
+				  rxd_test_payload_typical(RXD_OP_RC_WRITE_ONLY));
+		pkt.tos = rxd_tos_with_ecn(pkt.tos, ecn[i]);
+		if (emit(g, &pkt) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 generate(struct gen *g)
 {
@@ -144,6 +170,8 @@ generate(struct gen *g)
 			    emit_opcode(g, (uint8_t)op, &shapes[s]) != 0)
 				return -1;
 	if (emit_acks(g, 4) != 0 || emit_acks(g, 6) != 0)
+		return -1;
+	if (emit_congestion(g, 4) != 0 || emit_congestion(g, 6) != 0)
 		return -1;
 	return 0;
 }

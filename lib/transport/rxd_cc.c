@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Congestion control of a QP, both roles of DCQCN: as notification point
+ * it answers CE-marked frames with at most one CNP per cnp_gap; as
+ * reaction point it feeds CNPs and sent bytes to its rate machine
+ * (rxd_dcqcn.c) and holds its frames back while the token bucket is
+ * empty.  A QP that never got a CNP is not paced and costs one test of
+ * dcqcn.limited per frame.
+ */
+#include <rte_cycles.h>
+
+#include "rxd_rc.h"
+
+void
+rxd_cc_bind(struct rxd_rc *rc)
+{
+	rc->tsc_per_us = (double)rte_get_tsc_hz() / 1e6;
+	rxd_cc_reset(rc);
+}
+
+/* A new connection starts unpaced, free to send a CNP at once. */
+void
+rxd_cc_reset(struct rxd_rc *rc)
+{
+	rc->cnp_next = 0;
+	if (rc->x.dcqcn != NULL)
+		rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);
+}
+
+static uint64_t
+now_us(const struct rxd_rc *rc, uint64_t tsc)
+{
+	return (uint64_t)((double)tsc / rc->tsc_per_us);
+}
+
+/* A CE-marked frame came for this connected QP. */
+void
+rxd_cc_ce(struct rxd_rc *rc)
+{
+	uint64_t now = rte_rdtsc();
+
+	rc->cnt.ce_rx++;
+	if (rxd_cnp_due(&rc->cnp_next, now, rc->x.cnp_gap))
+		rxd_tx_cnp(rc);
+}
+
+void
+rxd_cc_cnp(struct rxd_rc *rc)
+{
+	uint64_t now = rte_rdtsc();
+	bool was = rc->dcqcn.limited;
+
+	rc->cnt.cnp_rx++;
+	if (rc->x.dcqcn == NULL)
+		return;
+	rxd_dcqcn_cnp(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
+	if (!was && rc->dcqcn.limited)
+		rxd_pacer_start(&rc->pacer, now);
+}
+
+/* Whether a paced QP's bucket lets a frame go now (the rate machine's
+ * timers run first). */
+bool
+rxd_cc_may_send(struct rxd_rc *rc)
+{
+	uint64_t now = rte_rdtsc();
+
+	rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
+	if (!rc->dcqcn.limited)
+		return true;
+	return rxd_pacer_ready(&rc->pacer, rc->dcqcn.rc,
+			       rc->x.dcqcn->burst_bytes, now, rc->tsc_per_us);
+}
+
+void
+rxd_cc_sent(struct rxd_rc *rc, uint32_t len)
+{
+	rxd_pacer_charge(&rc->pacer, len);
+	rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
+}
+
+/* Current rate in Mbit/s, 0 while the QP is not paced. */
+double
+rxd_cc_rate(const struct rxd_rc *rc)
+{
+	return rc->dcqcn.limited ? rc->dcqcn.rc : 0;
+}

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The congestion test's bottleneck switch: a small DPDK program with
+ * three memif ports that forwards by destination MAC (learnt from source
+ * MACs; broadcast and unknown destinations are flooded).  Frames towards
+ * the bottleneck port wait in a queue of --depth frames served at
+ * --rate-mbps (a TSC token bucket); an ECN-capable frame that finds
+ * --mark frames or more queued is marked CE (step marking, as DCTCP
+ * switches do), a frame that finds the queue full is dropped.  Every
+ * --report-ms it prints the bytes served per ingress port (one line per
+ * report, "RATE t_ms bytes0 bytes1 bytes2 qlen"), and at the end its
+ * totals ("SWITCH ...").
+ *
+ * usage: cc-switch EAL -- RATE_MBPS DEPTH MARK BOTTLENECK SECONDS REPORT_MS
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+
+#define NPORTS 3
+#define MAX_DEPTH 4096
+#define BURST 32
+#define MAX_MACS 16
+
+struct settings {
+	double rate_mbps;
+	unsigned int depth, mark, bottleneck, seconds, report_ms;
+};
+
+struct counts {
+	uint64_t enqueued, dropped, marked, served_bytes[NPORTS];
+	unsigned int qmax;
+};
+
+static struct rte_mbuf *queue[MAX_DEPTH];
+static unsigned int q_head, q_len;
+static struct rte_ether_addr macs[MAX_MACS];
+static uint16_t mac_port[MAX_MACS];
+static unsigned int n_macs;
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int
+port_up(uint16_t port, struct rte_mempool *pool)
+{
+	struct rte_eth_conf conf;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_configure(port, 1, 1, &conf) != 0 ||
+	    rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port),
+				   NULL, pool) != 0 ||
+	    rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port),
+				   NULL) != 0)
+		return -1;
+	return rte_eth_dev_start(port);
+}
+
+static void
+learn(const struct rte_ether_addr *mac, uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_macs; i++)
+		if (rte_is_same_ether_addr(&macs[i], mac)) {
+			mac_port[i] = port;
+			return;
+		}
+	if (n_macs < MAX_MACS) {
+		macs[n_macs] = *mac;
+		mac_port[n_macs++] = port;
+	}
+}
+
+/* Egress port of a destination MAC, or -1 (flood). */
+static int
+lookup(const struct rte_ether_addr *mac)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_macs; i++)
+		if (rte_is_same_ether_addr(&macs[i], mac))
+			return mac_port[i];
+	return -1;
+}
+
+/* Mark an ECN-capable IPv4 or IPv6 frame CE. @return true if marked. */
+static bool
+mark_ce(struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	uint8_t *ip = (uint8_t *)(eth + 1);
+
+	if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
+		struct rte_ipv4_hdr *h = (struct rte_ipv4_hdr *)ip;
+
+		if ((h->type_of_service & 3) == 0)
+			return false;
+		h->type_of_service |= 3;
+		h->hdr_checksum = 0;
+		h->hdr_checksum = rte_ipv4_cksum(h);
+		return true;
+	}
+	if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
+		if (((ip[1] >> 4) & 3) == 0)
+			return false;
+		ip[1] |= 0x30;
+		return true;
+	}
+	return false;
+}
+
+static void
+enqueue(const struct settings *s, struct counts *c, struct rte_mbuf *m)
+{
+	if (q_len == s->depth) {
+		c->dropped++;
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (q_len >= s->mark && mark_ce(m))
+		c->marked++;
+	queue[(q_head + q_len) % MAX_DEPTH] = m;
+	q_len++;
+	c->enqueued++;
+	if (q_len > c->qmax)
+		c->qmax = q_len;
+}
+
+static void
+send_one(uint16_t port, struct rte_mbuf *m)
+{
+	if (rte_eth_tx_burst(port, 0, &m, 1) != 1)
+		rte_pktmbuf_free(m);
+}
+
+static void
+forward(const struct settings *s, struct counts *c, uint16_t in,
+	struct rte_mbuf *m)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	int out;
+	uint16_t p;
+
+	learn(&eth->src_addr, in);
+	out = rte_is_unicast_ether_addr(&eth->dst_addr) ?
+		lookup(&eth->dst_addr) : -1;
+	if (out == (int)s->bottleneck) {
+		m->port = in;
+		enqueue(s, c, m);
+		return;
+	}
+	if (out >= 0) {
+		send_one((uint16_t)out, m);
+		return;
+	}
+	for (p = 0; p < NPORTS; p++)
+		if (p != in)
+			send_one(p, rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX));
+	rte_pktmbuf_free(m);
+}
+
+/* Serve the queue while the bucket has bytes. @return frames sent. */
+static unsigned int
+serve(const struct settings *s, struct counts *c, double *tokens)
+{
+	unsigned int n = 0;
+
+	while (q_len > 0 && *tokens >= 0) {
+		struct rte_mbuf *m = queue[q_head];
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+		uint16_t in = m->port;
+
+		if (rte_eth_tx_burst((uint16_t)s->bottleneck, 0, &m, 1) != 1)
+			break;
+		*tokens -= len;
+		c->served_bytes[in] += len;
+		q_head = (q_head + 1) % MAX_DEPTH;
+		q_len--;
+		n++;
+	}
+	return n;
+}
+
+static int
+parse(int argc, char **argv, struct settings *s)
+{
+	if (argc != 7)
+		return -1;
+	s->rate_mbps = atof(argv[1]);
+	s->depth = (unsigned int)atoi(argv[2]);
+	s->mark = (unsigned int)atoi(argv[3]);
+	s->bottleneck = (unsigned int)atoi(argv[4]);
+	s->seconds = (unsigned int)atoi(argv[5]);
+	s->report_ms = (unsigned int)atoi(argv[6]);
+	return s->rate_mbps > 0 && s->depth > 0 && s->depth <= MAX_DEPTH &&
+		s->bottleneck < NPORTS && s->report_ms > 0 ? 0 : -1;
+}
+
+static void
+report(const struct counts *c, uint64_t t_ms)
+{
+	printf("RATE %lu %lu %lu %lu %u\n", (unsigned long)t_ms,
+	       (unsigned long)c->served_bytes[0],
+	       (unsigned long)c->served_bytes[1],
+	       (unsigned long)c->served_bytes[2], q_len);
+	fflush(stdout);
+}
+
+static void
+run(const struct settings *s, struct counts *c)
+{
+	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), last = start;
+	uint64_t next_report = start, end = start + s->seconds * hz;
+	double tokens = 0, burst = 32768;
+	struct rte_mbuf *pkts[BURST];
+	uint16_t p, i, n;
+
+	while (!stop && rte_rdtsc() < end) {
+		uint64_t now = rte_rdtsc();
+		unsigned int work = 0;
+
+		tokens += (double)(now - last) / hz * s->rate_mbps * 1e6 / 8;
+		if (tokens > burst)
+			tokens = burst;
+		last = now;
+		for (p = 0; p < NPORTS; p++) {
+			n = rte_eth_rx_burst(p, 0, pkts, BURST);
+			for (i = 0; i < n; i++)
+				forward(s, c, p, pkts[i]);
+			work += n;
+		}
+		work += serve(s, c, &tokens);
+		if (now >= next_report) {
+			report(c, (now - start) * 1000 / hz);
+			next_report += s->report_ms * hz / 1000;
+		}
+		if (work == 0)
+			usleep(20);   /* idle, or waiting for the bucket */
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_mempool *pool;
+	struct settings s;
+	struct counts c;
+	int n = rte_eal_init(argc, argv);
+	uint16_t p;
+
+	if (n < 0)
+		return 2;
+	if (parse(argc - n, argv + n, &s) != 0 ||
+	    rte_eth_dev_count_avail() != NPORTS) {
+		fprintf(stderr, "usage: cc-switch EAL (3 ports) -- RATE_MBPS "
+			"DEPTH MARK BOTTLENECK SECONDS REPORT_MS\n");
+		return 2;
+	}
+	pool = rte_pktmbuf_pool_create("cc_switch", 8191, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       (int)rte_socket_id());
+	for (p = 0; p < NPORTS; p++)
+		if (pool == NULL || port_up(p, pool) != 0) {
+			fprintf(stderr, "cc-switch: port %u failed\n", p);
+			return 2;
+		}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	memset(&c, 0, sizeof(c));
+	run(&s, &c);
+	printf("SWITCH enqueued %lu dropped %lu marked %lu served %lu qmax %u\n",
+	       (unsigned long)c.enqueued, (unsigned long)c.dropped,
+	       (unsigned long)c.marked, (unsigned long)(c.served_bytes[0] +
+	       c.served_bytes[1] + c.served_bytes[2]), c.qmax);
+	for (p = 0; p < NPORTS; p++)
+		rte_eth_dev_stop(p);
+	rte_eal_cleanup();
+	return 0;
+}

@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The congestion test (issue 20): two rxd senders stream data-checked RC
+# WRITEs to one rxd receiver through cc-switch, the project's bottleneck
+# switch (three memif ports; the receiver's egress is a queue of DEPTH
+# frames served at RATE Mbit/s, CE-marking ECT frames above MARK frames,
+# dropping when full).  It runs once with DCQCN off and once on, and
+# prints per phase the switch's drops and marks, each flow's goodput and
+# share, retransmissions and CNPs.
+# Checked (robust on a loaded 2-core machine): in both phases every WR
+# completes once and in order, the receiver's data is exact and both
+# flows progress; with DCQCN off a QP may exhaust its retries under the
+# loss (printed; its flushed WRs still complete once each), with it on
+# every WR completes successfully; with DCQCN on the receiver sends CNPs, the
+# senders cut their rates, and the switch drops fewer frames than with it
+# off.  The issue's targets (shares within 20 % of half, drops down 10x,
+# goodput >= 90 % of the bottleneck) are printed as MET / NOT MET.
+# Settings: RXD_CC_RATE_MBPS (100), RXD_CC_DEPTH (128), RXD_CC_MARK (16),
+# RXD_CC_SECONDS (8); RXD_CC_OUT=DIR keeps each phase's output there
+# (doc/plot-congestion.py draws the flows' rates from it).
+# Usage: congestion.sh CC_SWITCH CC_FLOW
+set -u
+sw=$1
+flow=$2
+rate=${RXD_CC_RATE_MBPS:-100}
+depth=${RXD_CC_DEPTH:-128}
+mark=${RXD_CC_MARK:-16}
+secs=${RXD_CC_SECONDS:-8}
+dir=$(mktemp -d /tmp/rxd-cc.XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+fail=0
+eal_common="--no-pci --no-huge -m 256 --log-level=lib.eal:error --log-level=pmd.net.memif:error"
+
+# DCQCN scaled to a bottleneck of RATE Mbit/s: it starts at 10x the
+# bottleneck and adds R_AI = 2 % of it per increase event.
+cat >"$dir/cc.ini" <<INI
+[port0]
+dcqcn.line_rate_mbps = $((rate * 10))
+dcqcn.rpg_ai_rate_mbps = $(( (rate + 49) / 50 ))
+dcqcn.rpg_hai_rate_mbps = $(( (rate + 4) / 5 ))
+INI
+
+rxd_eal() { # prefix port mac ip
+	echo "-l 0-1 $eal_common --file-prefix rxdcc$1$$" \
+		"--vdev=net_memif0,role=client,id=0,socket=$dir/p$2.sock,socket-abstract=no,mac=$3" \
+		"-- --ip $4/24"
+}
+
+# phase off|on: run the three endpoints through a fresh switch
+phase() {
+	local p=$1 out=$dir/$1 i
+	mkdir -p "$out"
+	# shellcheck disable=SC2086
+	"$sw" -l 0 $eal_common --file-prefix rxdccsw$p$$ \
+		--vdev=net_memif0,role=server,id=0,socket=$dir/p0.sock,socket-abstract=no \
+		--vdev=net_memif1,role=server,id=0,socket=$dir/p1.sock,socket-abstract=no \
+		--vdev=net_memif2,role=server,id=0,socket=$dir/p2.sock,socket-abstract=no \
+		-- "$rate" "$depth" "$mark" 2 $((secs + 120)) 100 \
+		>"$out/switch.txt" 2>"$out/switch.err" &
+	local swpid=$!
+	for i in $(seq 100); do
+		[ -S "$dir/p0.sock" ] && [ -S "$dir/p1.sock" ] && [ -S "$dir/p2.sock" ] && break
+		sleep 0.1
+	done
+	# shellcheck disable=SC2046
+	RXD_DCQCN=$p RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal r$p 2 02:00:00:00:cc:03 10.0.0.3) \
+		receiver "$dir/c0$p.sock" "$dir/c1$p.sock" >"$out/receiver.txt" 2>&1 &
+	local rpid=$!
+	# shellcheck disable=SC2046
+	RXD_DCQCN=$p RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal s0$p 0 02:00:00:00:cc:01 10.0.0.1) \
+		sender 0 "$dir/c0$p.sock" "$secs" >"$out/sender0.txt" 2>&1 &
+	local s0=$!
+	# shellcheck disable=SC2046
+	RXD_DCQCN=$p RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal s1$p 1 02:00:00:00:cc:02 10.0.0.2) \
+		sender 1 "$dir/c1$p.sock" "$secs" >"$out/sender1.txt" 2>&1 &
+	local s1=$!
+	wait $s0; local r0=$?
+	wait $s1; local r1=$?
+	wait $rpid; local rr=$?
+	kill -TERM $swpid 2>/dev/null
+	wait $swpid
+	cat "$out"/sender0.txt "$out"/sender1.txt "$out"/receiver.txt | grep -v "^FLOW\|^TELEMETRY"
+	grep "^SWITCH" "$out/switch.txt"
+	if [ $r0 != 0 ] || [ $r1 != 0 ] || [ $rr != 0 ]; then
+		echo "FAIL: dcqcn $p: sender exits $r0 $r1, receiver $rr"
+		cat "$out/switch.err"
+		fail=1
+	fi
+	grep -q "^receiver: data exact" "$out/receiver.txt" || {
+		echo "FAIL: dcqcn $p: the receiver's data is not exact"; fail=1; }
+	if grep -q "^RETRY_EXCEEDED" "$out"/sender*.txt; then
+		if [ "$p" = on ]; then
+			echo "FAIL: dcqcn on: a sender's QP exhausted its retries"
+			fail=1
+		else
+			echo "NOTE: dcqcn off: go-back-N under this loss exhausted a QP's retries (retry_cnt 7): $(grep -h '^RETRY_EXCEEDED' "$out"/sender*.txt | tr '\n' ' ')"
+		fi
+	fi
+	if [ -n "${RXD_CC_OUT:-}" ]; then
+		mkdir -p "$RXD_CC_OUT"
+		cat "$out"/*.txt >"$RXD_CC_OUT/congestion-$p.txt"
+	fi
+}
+
+field() { # file key: the number after key on the first line with it
+	sed -n "s/.* $2 \([0-9.]*\).*/\1/p" "$1" | head -1
+}
+
+echo "bottleneck $rate Mbit/s, queue $depth frames, CE above $mark, $secs s per phase"
+phase off
+phase on
+
+for p in off on; do
+	o=$dir/$p
+	g0=$(sed -n 's/^GOODPUT 0 .* s \([0-9.]*\) Mbit.*/\1/p' "$o/sender0.txt")
+	g1=$(sed -n 's/^GOODPUT 1 .* s \([0-9.]*\) Mbit.*/\1/p' "$o/sender1.txt")
+	eval "drops_$p=$(field "$o/switch.txt" dropped)"
+	eval "marks_$p=$(field "$o/switch.txt" marked)"
+	eval "g0_$p=${g0:-0} g1_$p=${g1:-0}"
+	rt=$(( $(field "$o/sender0.txt" retransmits) + $(field "$o/sender1.txt" retransmits) ))
+	cnp=$(( $(field "$o/sender0.txt" cnp_rx) + $(field "$o/sender1.txt" cnp_rx) ))
+	cuts=$(( $(field "$o/sender0.txt" rate_cuts) + $(field "$o/sender1.txt" rate_cuts) ))
+	eval "rt_$p=$rt cnp_$p=$cnp cuts_$p=$cuts"
+	python3 - "$p" "${g0:-0}" "${g1:-0}" "$rate" <<'PY'
+import sys
+p, g0, g1, rate = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+tot = g0 + g1
+s0 = g0 / tot if tot else 0
+print(f"RESULT dcqcn {p}: goodput {g0:.1f} + {g1:.1f} = {tot:.1f} Mbit/s "
+      f"({100 * tot / rate:.0f} % of {rate:.0f}), shares {100 * s0:.0f} % / {100 * (1 - s0):.0f} %")
+PY
+	echo "RESULT dcqcn $p: switch drops $(eval echo \$drops_$p) marks $(eval echo \$marks_$p), retransmissions $rt, CNPs received $cnp, rate cuts $cuts"
+done
+
+awk -v a="$g0_off" -v b="$g1_off" 'BEGIN { exit !(a > 0 && b > 0) }' ||
+	{ echo "FAIL: dcqcn off: a flow made no progress"; fail=1; }
+awk -v a="$g0_on" -v b="$g1_on" 'BEGIN { exit !(a > 0 && b > 0) }' ||
+	{ echo "FAIL: dcqcn on: a flow made no progress"; fail=1; }
+if [ "$marks_on" -gt 0 ] && { [ "$cnp_on" -eq 0 ] || [ "$cuts_on" -eq 0 ]; }; then
+	echo "FAIL: dcqcn on: $marks_on frames marked CE, but $cnp_on CNPs reached the senders and $cuts_on cuts were made"
+	fail=1
+fi
+if [ "$cuts_off" -gt 0 ]; then
+	echo "FAIL: dcqcn off: the senders cut their rate ($cuts_off cuts)"
+	fail=1
+fi
+if [ "$drops_off" -gt 0 ]; then
+	if [ "$drops_on" -ge "$drops_off" ]; then
+		echo "FAIL: switch drops did not fall with DCQCN: $drops_off off, $drops_on on"
+		fail=1
+	fi
+else
+	echo "NOTE: no drops with DCQCN off: this machine did not overrun the bottleneck"
+fi
+python3 - "$drops_off" "$drops_on" "$g0_on" "$g1_on" "$rate" "$rt_on" <<'PY'
+import sys
+doff, don, g0, g1, rate, rt = (float(x) for x in sys.argv[1:])
+tot = g0 + g1
+def say(ok, what):
+    print(f"TARGET {'MET' if ok else 'NOT MET'}: {what}")
+say(tot > 0 and abs(g0 / tot - 0.5) <= 0.1 and abs(g1 / tot - 0.5) <= 0.1,
+    f"each flow within 20 % of half ({g0:.1f} / {g1:.1f} Mbit/s)")
+say(doff > 0 and don * 10 <= doff, f"drops down 10x ({doff:.0f} -> {don:.0f})")
+say(tot >= 0.9 * rate, f"goodput >= 90 % of {rate:.0f} Mbit/s ({tot:.1f})")
+say(rt <= 2, f"retransmissions near zero ({rt:.0f})")
+PY
+[ $fail = 0 ] && echo "PASS: congestion: two data-checked RC WRITE streams through a bottleneck, DCQCN off and on"
+exit $fail
