@@ -113,6 +113,12 @@ pair() {
 
 pre="${LD_PRELOAD:+$LD_PRELOAD:}$preload"  # no spaces: the command splits
 
+# Bytes lo sent in this namespace (/sys/class/net shows the namespace that
+# mounted /sys, not ours; /proc/net/dev is ours).
+lo_tx_bytes() {
+	awk '$1 == "lo:" { print $10 }' /proc/net/dev
+}
+
 # The forking server's children stopped their rxd and removed its files.
 children_cleaned() {
 	local pid
@@ -135,7 +141,7 @@ preload_fork() {
 	local c s lo0 lo1 sent crcs ok
 	mount -t tmpfs rxd-rs-shm /dev/shm || { fail=1; return; }
 	ip addr add 10.0.0.1/32 dev lo
-	lo0=$(cat /sys/class/net/lo/statistics/tx_bytes)
+	lo0=$(lo_tx_bytes)
 	rm -f "$dir/m.sock"
 	RDMAV_FORK_SAFE=1 LD_PRELOAD=$pre RXD_LINK_WAIT_MS=0 RXD_CM_STATS=1 \
 		RXD_EAL_ARGS=$(eal server) RXD_ADDR=10.0.0.1/24 \
@@ -149,7 +155,7 @@ preload_fork() {
 			--libc-socket >>"$dir/fork.c" 2>&1 || c=$?
 	done
 	wait "$server"; s=$?
-	lo1=$(cat /sys/class/net/lo/statistics/tx_bytes)
+	lo1=$(lo_tx_bytes)
 	sent=$(grep -c '^sent 16777216 bytes crc32 ' "$dir/fork.c")
 	sent=$sent/$(grep -c '^received 16777216 bytes crc32 ' "$dir/fork.s")
 	crcs=$(grep -Eo 'bytes crc32 [0-9a-f]+' "$dir"/fork.[sc] |
