@@ -143,16 +143,19 @@ preload_fork() {
 	ip addr add 10.0.0.1/32 dev lo
 	lo0=$(lo_tx_bytes)
 	rm -f "$dir/m.sock"
-	RDMAV_FORK_SAFE=1 LD_PRELOAD=$pre RXD_LINK_WAIT_MS=0 RXD_CM_STATS=1 \
+	# the preload goes on the programs, not on timeout: with ASan's
+	# runtime beside it, timeout hangs
+	RXD_LINK_WAIT_MS=0 RXD_CM_STATS=1 \
 		RXD_EAL_ARGS=$(eal server) RXD_ADDR=10.0.0.1/24 \
-		timeout 200 "$sink" 10.0.0.1 7471 --fork 2 >"$dir/fork.s" 2>&1 &
+		timeout 200 env RDMAV_FORK_SAFE=1 LD_PRELOAD="$pre" \
+		"$sink" 10.0.0.1 7471 --fork 2 >"$dir/fork.s" 2>&1 &
 	server=$!
 	c=0
 	for _ in 1 2; do
-		RDMAV_FORK_SAFE=1 LD_PRELOAD=$pre RXD_CM_STATS=1 \
-			RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 \
-			timeout 90 "$py" "$here/tcp_copy.py" 10.0.0.1 7471 16 \
-			--libc-socket >>"$dir/fork.c" 2>&1 || c=$?
+		RXD_CM_STATS=1 RXD_EAL_ARGS=$(eal client c) \
+			RXD_ADDR=10.0.0.2/24 timeout 90 env RDMAV_FORK_SAFE=1 \
+			LD_PRELOAD="$pre" "$py" "$here/tcp_copy.py" 10.0.0.1 \
+			7471 16 --libc-socket >>"$dir/fork.c" 2>&1 || c=$?
 	done
 	wait "$server"; s=$?
 	lo1=$(lo_tx_bytes)
