@@ -13,10 +13,19 @@
 # Everything runs in a network namespace of the test's own holding only
 # lo, with no route to 10.0.0.0/24: a program that fell back to kernel TCP
 # fails at once instead of sending anything anywhere.
-# Usage: rsockets.sh BUILD_DIR TCP_SINK
+#
+# "fork" as third argument runs instead librspreload's fork support
+# (RDMAV_FORK_SAFE=1, rsocket(7)): a forking tcp-sink serves two Python
+# clients in a row, each from a child of its own.  That protocol opens a
+# kernel TCP connection first and moves it to an rsocket at first use, so
+# this group alone puts 10.0.0.1 on lo; it proves the data went over rxd
+# by the CRC, the children's CM counters and lo's byte counters staying
+# far below the data moved.
+# Usage: rsockets.sh BUILD_DIR TCP_SINK [fork]
 set -u
 build=$1
 sink=$2
+group=${3:-all}
 here=$(cd "$(dirname "$0")" && pwd)
 preload=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
 command -v rstream >/dev/null || { echo "SKIP: rdmacm-utils not installed"; exit 77; }
@@ -29,7 +38,7 @@ command -v ip >/dev/null || { echo "SKIP: iproute2 missing"; exit 77; }
 if [ -z "${RXD_RS_NETNS:-}" ]; then
 	unshare --net true 2>/dev/null ||
 		{ echo "SKIP: cannot create a network namespace"; exit 77; }
-	exec env RXD_RS_NETNS=1 unshare --net "$0" "$@"
+	exec env RXD_RS_NETNS=1 unshare --net --mount "$0" "$@"
 fi
 ip link set lo up
 if ip route get 10.0.0.1 >/dev/null 2>&1; then
@@ -44,10 +53,11 @@ fail=0
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 export RXD_LINK_WAIT_MS=50000
 
-eal() { # role prefix; LCORES_S/LCORES_C override -l 0-1
+eal() { # role [prefix]; LCORES_S/LCORES_C override -l 0-1; no prefix:
+	# rxd's lazy start gives each process its own (rxd-PID)
 	local l=${LCORES_S:-0-1}
 	[ "$1" = client ] && l=${LCORES_C:-0-1}
-	echo "-l $l --no-pci --no-huge -m 512 --file-prefix rxdrs$2$$" \
+	echo "-l $l --no-pci --no-huge -m 512 ${2:+--file-prefix rxdrs$2$$}" \
 		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
 }
@@ -101,6 +111,71 @@ pair() {
 	report "$name" "server $s, client $c" $(( $? == 0 ))
 }
 
+pre="${LD_PRELOAD:+$LD_PRELOAD:}$preload"  # no spaces: the command splits
+
+# Bytes lo sent in this namespace (/sys/class/net shows the namespace that
+# mounted /sys, not ours; /proc/net/dev is ours).
+lo_tx_bytes() {
+	awk '$1 == "lo:" { print $10 }' /proc/net/dev
+}
+
+# The forking server's children stopped their rxd and removed its files.
+children_cleaned() {
+	local pid
+	for pid in $(sed -n 's/^child \([0-9]*\) serves.*/\1/p' "$dir/fork.s"); do
+		[ ! -e "/var/run/dpdk/rxd-$pid" ] || return 1
+	done
+}
+
+# librspreload's fork support: the server's parent never starts rxd (its
+# sockets stay kernel ones until a child reads); each child starts an rxd
+# of its own (EAL prefix rxd-PID, the same memif socket, taken over from
+# the child before) without waiting for the link, since the client starts
+# its rxd only once the child listens.  The fork handshake's named
+# semaphore gets a /dev/shm of the test's own: a child killed holding it
+# blocks nobody else.  Checked: both clients' CRC-32 is the children's,
+# exactly two rxd stacks ran in the server (the children's, each with an
+# rdma_cm connection: the parent started none), lo carried less than
+# 1 MiB of the 32 MiB, and the children removed their EAL files.
+preload_fork() {
+	local c s lo0 lo1 sent crcs ok
+	mount -t tmpfs rxd-rs-shm /dev/shm || { fail=1; return; }
+	ip addr add 10.0.0.1/32 dev lo
+	lo0=$(lo_tx_bytes)
+	rm -f "$dir/m.sock"
+	# the preload goes on the programs, not on timeout: with ASan's
+	# runtime beside it, timeout hangs
+	RXD_LINK_WAIT_MS=0 RXD_CM_STATS=1 \
+		RXD_EAL_ARGS=$(eal server) RXD_ADDR=10.0.0.1/24 \
+		timeout 200 env RDMAV_FORK_SAFE=1 LD_PRELOAD="$pre" \
+		"$sink" 10.0.0.1 7471 --fork 2 >"$dir/fork.s" 2>&1 &
+	server=$!
+	c=0
+	for _ in 1 2; do
+		RXD_CM_STATS=1 RXD_EAL_ARGS=$(eal client c) \
+			RXD_ADDR=10.0.0.2/24 timeout 90 env RDMAV_FORK_SAFE=1 \
+			LD_PRELOAD="$pre" "$py" "$here/tcp_copy.py" 10.0.0.1 \
+			7471 16 --libc-socket >>"$dir/fork.c" 2>&1 || c=$?
+	done
+	wait "$server"; s=$?
+	lo1=$(lo_tx_bytes)
+	sent=$(grep -c '^sent 16777216 bytes crc32 ' "$dir/fork.c")
+	sent=$sent/$(grep -c '^received 16777216 bytes crc32 ' "$dir/fork.s")
+	crcs=$(grep -Eo 'bytes crc32 [0-9a-f]+' "$dir"/fork.[sc] |
+		sed 's/.*://' | sort -u | wc -l)
+	[ $s = 0 ] && [ $c = 0 ] && [ "$sent" = 2/2 ] && [ "$crcs" = 1 ] &&
+		grep -q '^2 children served, 0 failed' "$dir/fork.s" &&
+		[ "$(grep -Ec '^rxd cm: mads_rx [1-9]' "$dir/fork.s")" = 2 ] &&
+		[ "$(grep -c '^rxd cm: mads_rx' "$dir/fork.s")" = 2 ] &&
+		[ $((lo1 - lo0)) -lt $((1 << 20)) ] && children_cleaned
+	ok=$(( $? == 0 ))
+	report fork "server $s, clients $c, 2 x 16 MiB, lo $((lo1 - lo0)) B" $ok
+}
+if [ "$group" = fork ]; then
+	preload_fork
+	exit $fail
+fi
+
 # rstream polls and spins: one lcore a side (inline engines) keeps four
 # busy threads off two cores.
 LCORES_S=0 LCORES_C=1 pair rstream-default "rstream -b 10.0.0.1" \
@@ -138,7 +213,6 @@ report rcopy "64 MiB, client $c, bytes equal: $same" \
 rm -f "$dir/src" "$dir/dst"
 
 # An unmodified TCP client and server under librspreload.so.
-pre="${LD_PRELOAD:+$LD_PRELOAD:}$preload"  # no spaces: the command splits
 pair preload-tcp "env LD_PRELOAD=$pre $sink 10.0.0.1 7471" \
 	"env LD_PRELOAD=$pre $py $here/tcp_copy.py 10.0.0.1 7471 16" \
 	"^sent 16777216 bytes crc32" "^received 16777216 bytes crc32"

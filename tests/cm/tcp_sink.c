@@ -7,7 +7,14 @@
  * with poll(2) on the socket together with a pipe, so under librspreload
  * rpoll sees an rsocket and an ordinary descriptor at once.  "accepted"
  * is printed once a connection is accepted.
- * Usage: tcp-sink ADDR PORT
+ * With --fork N it is the classic forking server: it accepts N
+ * connections one after another, forks a child for each that serves it
+ * (the parent closes its copy and accepts the next), and exits 0 once
+ * every child has exited 0.  A child reads before it polls: under
+ * librspreload's fork support (RDMAV_FORK_SAFE=1) its first read is what
+ * moves the accepted kernel connection to an rsocket, and the peer sends
+ * nothing before that move, so a poll first would wait for ever.
+ * Usage: tcp-sink ADDR PORT [--fork N]
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -17,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* CRC-32 (IEEE 802.3, reflected), bit by bit per byte via a table. */
@@ -73,15 +81,16 @@ listen_on(const char *addr, int port)
 
 	if (fd < 0 || inet_pton(AF_INET, addr, &sin.sin_addr) != 1 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) || listen(fd, 1)) {
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin)) || listen(fd, 4)) {
 		perror("listen");
 		return -1;
 	}
 	return fd;
 }
 
+/* Serve connection c; poll_first false reads before the first poll. */
 static int
-sink(int c, int idle)
+sink(int c, int idle, int poll_first)
 {
 	static unsigned char buf[1 << 16];
 	uint32_t crc = 0;
@@ -89,8 +98,8 @@ sink(int c, int idle)
 	long long total = 0;
 	ssize_t n;
 
-	for (;;) {
-		if (wait_readable(c, idle) != 0)
+	for (;; poll_first = 1) {
+		if (poll_first && wait_readable(c, idle) != 0)
 			return 1;
 		n = read(c, buf, sizeof(buf));
 		if (n < 0) {
@@ -108,28 +117,87 @@ sink(int c, int idle)
 	return write(c, hex, 8) == 8 ? 0 : 1;
 }
 
+/* Accept one connection on l; -1 after saying why. */
+static int
+accept_one(int l, int idle)
+{
+	int c;
+
+	if (wait_readable(l, idle) != 0)
+		return -1;
+	c = accept(l, NULL, NULL);
+	if (c < 0) {
+		perror("accept");
+		return -1;
+	}
+	printf("accepted\n");
+	fflush(stdout);
+	return c;
+}
+
+/*
+ * A child's whole life: close sends everything queued (an rsocket's
+ * rclose waits for it) and exit, not _exit, lets the child's own rxd stop.
+ */
+static int
+serve_child(int l, int c, int idle)
+{
+	int rc;
+
+	close(l);
+	rc = sink(c, idle, 0);
+	close(c);
+	return rc;
+}
+
+/* The forking server: n connections, one child each; 0 when all served. */
+static int
+serve_forking(int l, int idle, int n)
+{
+	int i, c, status, failed = 0;
+	pid_t pid;
+
+	for (i = 0; i < n; i++) {
+		c = accept_one(l, idle);
+		if (c < 0)
+			return 1;
+		pid = fork();
+		if (pid == 0)
+			exit(serve_child(l, c, idle));
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		printf("child %ld serves connection %d\n", (long)pid, i + 1);
+		fflush(stdout);
+		close(c);
+	}
+	while ((pid = wait(&status)) > 0)
+		failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	printf("%d children served, %d failed\n", n, failed);
+	return failed != 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	int l, c, idle[2], rc;
+	int l, c, idle[2], rc, forks = 0;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: tcp-sink ADDR PORT\n");
+	if (argc == 5 && strcmp(argv[3], "--fork") == 0)
+		forks = atoi(argv[4]);
+	if (argc != 3 && forks <= 0) {
+		fprintf(stderr, "usage: tcp-sink ADDR PORT [--fork N]\n");
 		return 2;
 	}
 	crc_init();
 	if (pipe(idle) != 0 || (l = listen_on(argv[1], atoi(argv[2]))) < 0)
 		return 1;
-	if (wait_readable(l, idle[0]) != 0)
+	if (forks > 0)
+		return serve_forking(l, idle[0], forks);
+	c = accept_one(l, idle[0]);
+	if (c < 0)
 		return 1;
-	c = accept(l, NULL, NULL);
-	if (c < 0) {
-		perror("accept");
-		return 1;
-	}
-	printf("accepted\n");
-	fflush(stdout);
-	rc = sink(c, idle[0]);
+	rc = sink(c, idle[0], 1);
 	close(c);
 	close(l);
 	return rc;
