@@ -67,6 +67,7 @@ rxd_engine_fini(struct rxd_engine *e)
 		rte_pktmbuf_free_bulk(ep->held, ep->n_held);
 		ep->n_tx = ep->n_held = 0;
 	}
+	rxd_handoff_fini(e);
 	rte_ring_free(e->ctrl);
 	rte_ring_free(e->doorbells);
 	e->ctrl = NULL;
@@ -81,7 +82,8 @@ net_tx(void *ctx, struct rte_mbuf *m)
 
 int
 rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
-		    struct rxd_net_port *net, uint16_t txq)
+		    struct rxd_net_port *net, uint16_t shard,
+		    uint16_t n_shards, struct rxd_engine_port *first)
 {
 	struct rxd_engine_port *ep;
 
@@ -90,9 +92,15 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	ep = &e->ports[e->n_ports++];
 	ep->port = port;
 	ep->net = net;
-	ep->txq = txq;
-	net->tx = net_tx;
-	net->tx_ctx = ep;
+	ep->engine = e;
+	ep->first = first != NULL ? first : ep;
+	ep->shard = shard;
+	ep->n_shards = n_shards;
+	ep->txq = shard;
+	if (first == NULL) {   /* lib/net's own frames leave from shard 0 */
+		net->tx = net_tx;
+		net->tx_ctx = ep;
+	}
 	return 0;
 }
 
@@ -113,7 +121,7 @@ tx_flush(struct rxd_engine_port *ep)
 	keep = RTE_MIN(n, (uint16_t)(RXD_TX_HELD - ep->n_held));
 	memcpy(&ep->held[ep->n_held], out, keep * sizeof(out[0]));
 	ep->n_held = (uint16_t)(ep->n_held + keep);
-	rxd_port_tx_drop(ep->port, out + keep, (uint16_t)(n - keep));
+	rxd_port_tx_drop(ep->port, ep->txq, out + keep, (uint16_t)(n - keep));
 	if (ep->n_held == 0)
 		return 0;
 	sent = rxd_port_tx_burst(ep->port, ep->txq, ep->held, ep->n_held);
@@ -181,6 +189,10 @@ static void
 mcast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	    const struct rxd_pkt *pkt)
 {
+	if (ep->first != ep) {   /* the groups are the first engine's */
+		rxd_handoff_rx(ep, ep->first->engine, m);
+		return;
+	}
 	if (rxd_mcast_deliver(&ep->mcast, m, pkt) == 0) {
 		roce_refuse(ep, m, pkt, &ep->roce.mcast_no_member);
 		return;
@@ -210,6 +222,10 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		roce_refuse(ep, m, pkt, &ep->roce.unknown_qp);
 		return;
 	}
+	if (qp->engine != ep->engine) {   /* another engine's QP */
+		rxd_handoff_rx(ep, qp->engine, m);
+		return;
+	}
 	if (!from_peer(qp, pkt)) {
 		roce_refuse(ep, m, pkt, &ep->roce.bad_peer);
 		return;
@@ -223,8 +239,8 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		qp->peer_sport = pkt->udp_sport;
 }
 
-static void
-classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
+void
+rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 {
 	struct rxd_pkt pkt;
 	enum rxd_wire_err err;
@@ -251,7 +267,10 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	case RXD_FRAME_ICMP4:
 	case RXD_FRAME_ICMP6:
 	case RXD_FRAME_IGMP:
-		rxd_net_input(ep->net, m, &pkt);
+		if (ep->first != ep)
+			rxd_handoff_rx(ep, ep->first->engine, m);
+		else
+			rxd_net_input(ep->net, m, &pkt);
 		break;
 	default:
 		ep->roce.other_dropped++;
@@ -269,19 +288,19 @@ rx_queue(struct rxd_engine_port *ep, uint16_t q)
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		classify(ep, pkts[i]);
+		rxd_engine_classify(ep, pkts[i]);
 	}
 	return n;
 }
 
-/* Every receive queue: RSS may put a flow on any of them. */
+/* Every receive queue of this share: RSS may put a flow on any. */
 static unsigned int
 rx_port(struct rxd_engine_port *ep)
 {
 	unsigned int work = 0;
 	uint16_t q;
 
-	for (q = 0; q < ep->port->nb_rxq; q++)
+	for (q = ep->shard; q < ep->port->nb_rxq; q += ep->n_shards)
 		work += rx_queue(ep, q);
 	return work;
 }
@@ -328,8 +347,10 @@ tick(struct rxd_engine *e, uint64_t now)
 	for (i = 0; i < e->n_ports; i++) {
 		struct rxd_engine_port *ep = &e->ports[i];
 
-		rxd_net_timer(ep->net, now);
 		rxd_port_tick(ep->port, ep->txq, now);
+		if (ep->first != ep)   /* host state is the first engine's */
+			continue;
+		rxd_net_timer(ep->net, now);
 		if (poll_link)
 			link_poll(ep);
 	}
@@ -363,6 +384,10 @@ rxd_engine_poll(struct rxd_engine *e)
 
 	for (i = 0; i < e->n_ports; i++)
 		work += rx_port(&e->ports[i]);
+	if (e->handoff.n_out_ids + e->handoff.n_in_ids != 0) {
+		rxd_handoff_flush(e);
+		work += rxd_handoff_receive(e);
+	}
 	work += run_commands(e);
 	work += run_doorbells(e);
 	now = rte_rdtsc();
@@ -374,11 +399,20 @@ rxd_engine_poll(struct rxd_engine *e)
 	}
 	/* Frames the PMD takes are work; frames it keeps refusing (the
 	 * link is down, the peer is gone) are not: the engine backs off. */
+	if (e->handoff.n_out_ids != 0)
+		rxd_handoff_flush(e);
 	for (i = 0; i < e->n_ports; i++)
 		work += tx_flush(&e->ports[i]);
 	e->stats.loops++;
-	if (work)
+	/* the cycles since the last pass's clock reading (back-off
+	 * included) are this pass's: no clock reading of their own */
+	if (work) {
 		e->stats.busy_loops++;
+		e->busy_cycles += now - e->last_now;
+	} else {
+		e->idle_cycles += now - e->last_now;
+	}
+	e->last_now = now;
 	return work;
 }
 
