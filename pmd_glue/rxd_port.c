@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_spinlock.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
 #include <rte_eth_ring.h>
@@ -393,6 +394,7 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	rte_spinlock_init(&p->fault_lock);
 	p->port_id = port_id;
 	p->index = index;
 	p->socket = rte_eth_dev_socket_id(port_id);
@@ -460,13 +462,22 @@ rxd_port_close(struct rxd_port *p)
 }
 
 /*
- * The injector's state is the port's, so only queue 0 (the first engine
- * of a port several engines share) runs it.
+ * The injector's state is the port's: the engines sharing a port take
+ * turns on it (faults are a test aid; a port with one engine takes no
+ * lock).
  */
-static bool
-faulted(const struct rxd_fault *f, uint16_t q)
+static void
+fault_lock(struct rxd_port *p)
 {
-	return f->active && q == 0;
+	if (p->shards > 1)
+		rte_spinlock_lock(&p->fault_lock);
+}
+
+static void
+fault_unlock(struct rxd_port *p)
+{
+	if (p->shards > 1)
+		rte_spinlock_unlock(&p->fault_lock);
 }
 
 void
@@ -484,6 +495,16 @@ rxd_port_stats_sum(const struct rxd_port *p, struct rxd_port_stats *sum)
 	}
 }
 
+void
+rxd_port_fault_set(struct rxd_port *p, struct rxd_fault *f,
+		   const struct rxd_conf_fault *c, uint64_t seed)
+{
+	fault_lock(p);
+	rxd_fault_reset(f);
+	rxd_fault_configure(f, c, seed);
+	fault_unlock(p);
+}
+
 uint16_t
 rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	    uint16_t cap)
@@ -494,18 +515,21 @@ rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 		return 0;
 	/* leave room for duplicates the injector may add */
 	n = rte_eth_rx_burst(p->port_id, q, pkts,
-			     faulted(&p->fault_rx, q) ? cap / 2 : cap);
+			     p->fault_rx.active ? cap / 2 : cap);
 	for (i = 0; i < n; i++)
 		p->stats[q].rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
 	p->stats[q].rx_pkts += n;
 	if (p->capture != NULL && n > 0)
 		rxd_capture_frames(p->capture, p->port_id, q, pkts, n, false);
-	if (!faulted(&p->fault_rx, q))
+	if (!p->fault_rx.active)
 		return n;
+	fault_lock(p);
 	n = rxd_fault_apply(&p->fault_rx, pkts, n, cap, p->pool);
-	return (uint16_t)(n + rxd_fault_release(&p->fault_rx, pkts + n,
+	n = (uint16_t)(n + rxd_fault_release(&p->fault_rx, pkts + n,
 		(uint16_t)(cap - n), rte_rdtsc(),
 		rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US));
+	fault_unlock(p);
+	return n;
 }
 
 uint16_t
@@ -542,10 +566,13 @@ rxd_port_tx_prepare(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	if (p->capture != NULL)
 		rxd_capture_frames(p->capture, p->port_id, q, pkts, n, true);
 	memcpy(out, pkts, n * sizeof(*pkts));
-	if (!faulted(&p->fault_tx, q))
+	if (!p->fault_tx.active)
 		return n;
-	return rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n + 1),
-			       p->pool);
+	fault_lock(p);
+	n = rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n + 1),
+			    p->pool);
+	fault_unlock(p);
+	return n;
 }
 
 /* Send what the PMD takes now; free and count the rest. */
@@ -565,9 +592,9 @@ rxd_port_tick(struct rxd_port *p, uint16_t q, uint64_t now)
 	uint64_t max = rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US;
 	uint16_t n;
 
-	if (q != 0)
-		return;
+	fault_lock(p);
 	n = rxd_fault_release(&p->fault_tx, held, RXD_FAULT_MAX_HELD, now, max);
+	fault_unlock(p);
 	tx_or_drop(p, q, held, n);
 }
 

@@ -12,6 +12,7 @@
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
 
 struct rte_device;
 
@@ -60,6 +61,8 @@ struct rxd_port {
 	char redial_path[108];     /**< its server's socket file, "" if none */
 	uint32_t link_speed;       /**< Mbit/s */
 	struct rxd_fault fault_rx, fault_tx;
+	/** Taken around the injector when several engines share the port. */
+	rte_spinlock_t fault_lock;
 	struct rxd_capture *capture;
 	/** By queue: the engines sharing a port count apart. */
 	struct rxd_port_stats stats[RXD_PORT_MAX_QUEUES];
@@ -91,6 +94,13 @@ void rxd_port_redial(struct rxd_port *p);
 
 /** Stop and close the port, free its pool and held frames. */
 void rxd_port_close(struct rxd_port *p);
+
+/**
+ * Reset f (the port's fault_rx or fault_tx) and configure it anew, while
+ * no engine sharing the port runs the injector.
+ */
+void rxd_port_fault_set(struct rxd_port *p, struct rxd_fault *f,
+			const struct rxd_conf_fault *c, uint64_t seed);
 
 /** Receive a burst: capture, then receive-side faults. */
 uint16_t rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -28,6 +29,7 @@ struct engine_cmd {
 	void *arg;
 	int rc;
 	volatile bool done;
+	bool posted;        /* nobody waits: the engine frees it */
 };
 
 int
@@ -313,7 +315,10 @@ run_commands(struct rxd_engine *e)
 
 	while (rte_ring_sc_dequeue(e->ctrl, (void **)&cmd) == 0) {
 		cmd->rc = cmd->fn(e, cmd->arg);
-		__atomic_store_n(&cmd->done, true, __ATOMIC_RELEASE);
+		if (cmd->posted)
+			free(cmd);
+		else
+			__atomic_store_n(&cmd->done, true, __ATOMIC_RELEASE);
 		n++;
 	}
 	e->stats.commands += n;
@@ -482,6 +487,27 @@ call_inline(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
 	rc = fn(e, arg);
 	rte_spinlock_recursive_unlock(&e->inline_lock);
 	return rc;
+}
+
+int
+rxd_engine_post(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
+{
+	struct engine_cmd *cmd;
+
+	if (!__atomic_load_n(&e->running, __ATOMIC_ACQUIRE) ||
+	    rte_lcore_id() == e->lcore)
+		return rxd_engine_call(e, fn, arg);
+	cmd = calloc(1, sizeof(*cmd));
+	if (cmd == NULL)
+		return -ENOMEM;
+	cmd->fn = fn;
+	cmd->arg = arg;
+	cmd->posted = true;
+	if (rte_ring_mp_enqueue(e->ctrl, cmd) != 0) {
+		free(cmd);
+		return -ENOBUFS;
+	}
+	return 0;
 }
 
 int

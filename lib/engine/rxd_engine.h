@@ -152,6 +152,15 @@ void rxd_engine_stop(struct rxd_engine *e);
  */
 int rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
 
+/**
+ * Queue fn(e, arg) on the engine without waiting (an engine asking
+ * another: two engines waiting on each other would never finish).  Runs
+ * it at once, like rxd_engine_call(), when the engine is not running or
+ * this is its lcore.  @return 0, or -ENOBUFS/-ENOMEM when it could not be
+ * queued (fn not run: the caller still owns arg).
+ */
+int rxd_engine_post(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
+
 /** Report a port's link change to the installed handler (rxd_stack.c). */
 void rxd_stack_port_event(unsigned int port, bool up);
 

@@ -7,6 +7,7 @@
  * what was posted first.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_malloc.h>
@@ -48,9 +49,10 @@ qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rxd_net_hint *hint,
 
 struct resolve_arg {
 	struct rxd_net_port *net;
-	const uint8_t *dgid;
+	uint8_t dgid[RXD_GID_LEN];
 };
 
+/* Start resolving on the port's first engine (posted: frees its arg). */
 static int
 resolve_cmd(struct rxd_engine *e, void *arg)
 {
@@ -59,20 +61,33 @@ resolve_cmd(struct rxd_engine *e, void *arg)
 
 	(void)e;
 	rxd_net_resolve(a->net, a->dgid, &mac);
+	free(a);
 	return 0;
 }
 
-/* The neighbour table is the port's first engine's: it resolves. */
+/*
+ * The neighbour table is the port's first engine's: another engine asks
+ * it without waiting (two engines first on one port each would otherwise
+ * wait on each other).
+ */
 static void
 qp_resolve(void *ctx, const uint8_t dgid[RXD_GID_LEN])
 {
 	struct rxd_engine_port *ep = ctx;
-	struct resolve_arg a = { .net = ep->net, .dgid = dgid };
+	struct rte_ether_addr mac;
+	struct resolve_arg *a;
 
-	if (ep->first == ep)
-		resolve_cmd(ep->engine, &a);
-	else
-		rxd_engine_call(ep->first->engine, resolve_cmd, &a);
+	if (ep->first == ep) {
+		rxd_net_resolve(ep->net, dgid, &mac);
+		return;
+	}
+	a = malloc(sizeof(*a));
+	if (a == NULL)
+		return;      /* the first frame is resolved on its way out */
+	a->net = ep->net;
+	memcpy(a->dgid, dgid, RXD_GID_LEN);
+	if (rxd_engine_post(ep->first->engine, resolve_cmd, a) != 0)
+		free(a);
 }
 
 static int

@@ -163,6 +163,7 @@ rxd_wire_err_name(unsigned int i)
 }
 
 struct fault_arg {
+	struct rxd_port *p;
 	struct rxd_fault *f;
 	const struct rxd_conf_fault *conf;
 	uint64_t seed;
@@ -174,8 +175,7 @@ fault_cmd(struct rxd_engine *e, void *arg)
 	struct fault_arg *a = arg;
 
 	(void)e;
-	rxd_fault_reset(a->f);
-	rxd_fault_configure(a->f, a->conf, a->seed);
+	rxd_port_fault_set(a->p, a->f, a->conf, a->seed);
 	return 0;
 }
 
@@ -197,6 +197,7 @@ rxd_fault_set(unsigned int port, enum rxd_dir dir,
 	if (fault->only_qpn > RXD_QPN_MASK)
 		return rxd_stack_fail(EINVAL, "fault only_qpn %u is not a "
 				      "24-bit QP number", fault->only_qpn);
+	a.p = &rxd_stk.ports[port];
 	a.f = dir == RXD_DIR_RX ? &rxd_stk.ports[port].fault_rx :
 		&rxd_stk.ports[port].fault_tx;
 	return rxd_engine_call(e, fault_cmd, &a);
