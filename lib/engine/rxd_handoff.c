@@ -46,8 +46,13 @@ void
 rxd_handoff_fini(struct rxd_engine *e)
 {
 	void *p;
-	unsigned int i;
+	unsigned int i, k;
 
+	for (i = 0; i < RXD_MAX_LCORES; i++) {   /* bursts not passed on */
+		for (k = 0; k < e->handoff.n_out[i]; k++)
+			rte_pktmbuf_free(untag(e->handoff.out[i][k]));
+		e->handoff.n_out[i] = 0;
+	}
 	for (i = 0; i < RXD_MAX_LCORES; i++) {
 		struct rte_ring *r = e->handoff.from[i];
 
