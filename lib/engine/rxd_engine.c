@@ -46,6 +46,7 @@ rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 	e->idle_spins = conf->idle_spins;
 	e->idle_sleep_max_us = conf->idle_sleep_max_us;
 	e->tick_tsc = rte_get_tsc_hz() / 1000000 * TICK_US;
+	e->last_now = rte_rdtsc();
 	snprintf(name, sizeof(name), "rxd_ctrl%u", id);
 	e->ctrl = rte_ring_create(name, CTRL_RING_SIZE,
 				  (int)rte_lcore_to_socket_id(lcore),
@@ -450,6 +451,7 @@ rxd_engine_main(void *arg)
 	rte_log(RTE_LOG_INFO, rxd_logtype_engine,
 		"rxd: engine %u running on lcore %u with %u port(s)\n",
 		e->id, rte_lcore_id(), e->n_ports);
+	e->last_now = rte_rdtsc();   /* cycles count from the launch */
 	__atomic_store_n(&e->running, true, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
 		idle(e, rxd_engine_poll(e));
