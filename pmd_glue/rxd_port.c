@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_spinlock.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
 #include <rte_eth_ring.h>
@@ -317,6 +318,25 @@ configure(struct rxd_port *p, const struct rte_eth_dev_info *info,
 	return setup_queues(p, info, size, err, errlen);
 }
 
+/*
+ * Each engine of a port has a receive and a transmit queue of its own:
+ * a device with fewer queues than engines_per_port gets fewer engines.
+ */
+static void
+pick_shards(struct rxd_port *p, uint16_t want)
+{
+	uint16_t n = want ? want : 1;
+	uint16_t q = RTE_MIN(p->nb_rxq, p->nb_txq);
+
+	p->shards = RTE_MIN(n, q);
+	if (p->shards < n)
+		rte_log(RTE_LOG_WARNING, rxd_logtype_port,
+			"rxd: port %u (%s): engines_per_port %u but the device "
+			"has %u rx / %u tx queue(s): %u engine(s) serve it\n",
+			p->port_id, p->driver, n, p->nb_rxq, p->nb_txq,
+			p->shards);
+}
+
 /* Device info, driver name and queue counts of the port. */
 static int
 read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
@@ -331,8 +351,11 @@ read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info->driver_name);
 	rxd_port_redial_setup(p, info->device);
-	p->nb_rxq = queues(conf->rx_queues, info->max_rx_queues);
-	p->nb_txq = queues(conf->tx_queues, info->max_tx_queues);
+	p->nb_rxq = queues(RTE_MAX(conf->rx_queues, conf->engines_per_port),
+			   info->max_rx_queues);
+	p->nb_txq = queues(RTE_MAX(conf->tx_queues, conf->engines_per_port),
+			   info->max_tx_queues);
+	pick_shards(p, conf->engines_per_port);
 	return 0;
 }
 
@@ -371,6 +394,7 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	rte_spinlock_init(&p->fault_lock);
 	p->port_id = port_id;
 	p->index = index;
 	p->socket = rte_eth_dev_socket_id(port_id);
@@ -437,6 +461,50 @@ rxd_port_close(struct rxd_port *p)
 	p->pool = NULL;
 }
 
+/*
+ * The injector's state is the port's: the engines sharing a port take
+ * turns on it (faults are a test aid; a port with one engine takes no
+ * lock).
+ */
+static void
+fault_lock(struct rxd_port *p)
+{
+	if (p->shards > 1)
+		rte_spinlock_lock(&p->fault_lock);
+}
+
+static void
+fault_unlock(struct rxd_port *p)
+{
+	if (p->shards > 1)
+		rte_spinlock_unlock(&p->fault_lock);
+}
+
+void
+rxd_port_stats_sum(const struct rxd_port *p, struct rxd_port_stats *sum)
+{
+	uint16_t q;
+
+	memset(sum, 0, sizeof(*sum));
+	for (q = 0; q < RXD_PORT_MAX_QUEUES; q++) {
+		sum->rx_pkts += p->stats[q].rx_pkts;
+		sum->rx_bytes += p->stats[q].rx_bytes;
+		sum->tx_pkts += p->stats[q].tx_pkts;
+		sum->tx_bytes += p->stats[q].tx_bytes;
+		sum->tx_full += p->stats[q].tx_full;
+	}
+}
+
+void
+rxd_port_fault_set(struct rxd_port *p, struct rxd_fault *f,
+		   const struct rxd_conf_fault *c, uint64_t seed)
+{
+	fault_lock(p);
+	rxd_fault_reset(f);
+	rxd_fault_configure(f, c, seed);
+	fault_unlock(p);
+}
+
 uint16_t
 rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	    uint16_t cap)
@@ -449,16 +517,19 @@ rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	n = rte_eth_rx_burst(p->port_id, q, pkts,
 			     p->fault_rx.active ? cap / 2 : cap);
 	for (i = 0; i < n; i++)
-		p->stats.rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-	p->stats.rx_pkts += n;
+		p->stats[q].rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+	p->stats[q].rx_pkts += n;
 	if (p->capture != NULL && n > 0)
 		rxd_capture_frames(p->capture, p->port_id, q, pkts, n, false);
 	if (!p->fault_rx.active)
 		return n;
+	fault_lock(p);
 	n = rxd_fault_apply(&p->fault_rx, pkts, n, cap, p->pool);
-	return (uint16_t)(n + rxd_fault_release(&p->fault_rx, pkts + n,
+	n = (uint16_t)(n + rxd_fault_release(&p->fault_rx, pkts + n,
 		(uint16_t)(cap - n), rte_rdtsc(),
 		rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US));
+	fault_unlock(p);
+	return n;
 }
 
 uint16_t
@@ -470,18 +541,19 @@ rxd_port_tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	for (i = 0; i < 2 && sent < n && !p->stopped; i++)
 		sent += rte_eth_tx_burst(p->port_id, q, pkts + sent,
 					 (uint16_t)(n - sent));
-	p->stats.tx_pkts += sent;
+	p->stats[q].tx_pkts += sent;
 	for (i = 0; i < sent; i++)
-		p->stats.tx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		p->stats[q].tx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
 	return sent;
 }
 
 void
-rxd_port_tx_drop(struct rxd_port *p, struct rte_mbuf **pkts, uint16_t n)
+rxd_port_tx_drop(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+		 uint16_t n)
 {
 	if (n == 0)
 		return;
-	p->stats.tx_full += n;
+	p->stats[q].tx_full += n;
 	rte_pktmbuf_free_bulk(pkts, n);
 }
 
@@ -496,8 +568,11 @@ rxd_port_tx_prepare(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	memcpy(out, pkts, n * sizeof(*pkts));
 	if (!p->fault_tx.active)
 		return n;
-	return rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n + 1),
-			       p->pool);
+	fault_lock(p);
+	n = rxd_fault_apply(&p->fault_tx, out, n, (uint16_t)(2 * n + 1),
+			    p->pool);
+	fault_unlock(p);
+	return n;
 }
 
 /* Send what the PMD takes now; free and count the rest. */
@@ -507,7 +582,7 @@ tx_or_drop(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 {
 	uint16_t sent = rxd_port_tx_burst(p, q, pkts, n);
 
-	rxd_port_tx_drop(p, pkts + sent, (uint16_t)(n - sent));
+	rxd_port_tx_drop(p, q, pkts + sent, (uint16_t)(n - sent));
 }
 
 void
@@ -517,7 +592,9 @@ rxd_port_tick(struct rxd_port *p, uint16_t q, uint64_t now)
 	uint64_t max = rte_get_tsc_hz() / 1000000 * FAULT_HOLD_US;
 	uint16_t n;
 
+	fault_lock(p);
 	n = rxd_fault_release(&p->fault_tx, held, RXD_FAULT_MAX_HELD, now, max);
+	fault_unlock(p);
 	tx_or_drop(p, q, held, n);
 }
 
@@ -550,22 +627,38 @@ rxd_port_list(uint16_t *ids, unsigned int max)
 	return n;
 }
 
+/* Ring q of the frames port name sends on its queue q. */
+static struct rte_ring *
+pair_ring(const char *name, unsigned int q, int socket)
+{
+	char rname[RTE_RING_NAMESIZE];
+
+	if (q == 0)
+		snprintf(rname, sizeof(rname), "%s_tx", name);
+	else
+		snprintf(rname, sizeof(rname), "%s_tx%u", name, q);
+	return rte_ring_create(rname, 4096, socket,
+			       RING_F_SP_ENQ | RING_F_SC_DEQ);
+}
+
 int
 rxd_port_ring_pair(const char *name_a, const char *name_b, int socket,
 		   uint16_t *port_a, uint16_t *port_b)
 {
-	char rname[RTE_RING_NAMESIZE];
-	struct rte_ring *ab, *ba;
+	struct rte_ring *ab[RXD_RING_PAIR_QUEUES], *ba[RXD_RING_PAIR_QUEUES];
+	unsigned int q;
 	int a, b;
 
-	snprintf(rname, sizeof(rname), "%s_tx", name_a);
-	ab = rte_ring_create(rname, 4096, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(rname, sizeof(rname), "%s_tx", name_b);
-	ba = rte_ring_create(rname, 4096, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	if (ab == NULL || ba == NULL)
-		return -1;
-	a = rte_eth_from_rings(name_a, &ba, 1, &ab, 1, (unsigned int)socket);
-	b = rte_eth_from_rings(name_b, &ab, 1, &ba, 1, (unsigned int)socket);
+	for (q = 0; q < RXD_RING_PAIR_QUEUES; q++) {
+		ab[q] = pair_ring(name_a, q, socket);
+		ba[q] = pair_ring(name_b, q, socket);
+		if (ab[q] == NULL || ba[q] == NULL)
+			return -1;
+	}
+	a = rte_eth_from_rings(name_a, ba, RXD_RING_PAIR_QUEUES, ab,
+			       RXD_RING_PAIR_QUEUES, (unsigned int)socket);
+	b = rte_eth_from_rings(name_b, ab, RXD_RING_PAIR_QUEUES, ba,
+			       RXD_RING_PAIR_QUEUES, (unsigned int)socket);
 	if (a < 0 || b < 0)
 		return -1;
 	*port_a = (uint16_t)a;

@@ -12,6 +12,7 @@
 
 #include <rte_ether.h>
 #include <rte_mbuf.h>
+#include <rte_spinlock.h>
 
 struct rte_device;
 
@@ -47,6 +48,9 @@ struct rxd_port {
 	uint16_t mtu;              /**< Ethernet MTU in use */
 	uint32_t max_frame;        /**< largest frame an mbuf holds */
 	uint16_t nb_rxq, nb_txq;
+	/** Engines the port can be shared by: engines_per_port, or fewer
+	 *  when the device has fewer queues. */
+	uint16_t shards;
 	uint32_t offloads;         /**< enum rxd_port_offload */
 	struct rte_mempool *pool;
 	bool link_up;
@@ -57,8 +61,11 @@ struct rxd_port {
 	char redial_path[108];     /**< its server's socket file, "" if none */
 	uint32_t link_speed;       /**< Mbit/s */
 	struct rxd_fault fault_rx, fault_tx;
+	/** Taken around the injector when several engines share the port. */
+	rte_spinlock_t fault_lock;
 	struct rxd_capture *capture;
-	struct rxd_port_stats stats;
+	/** By queue: the engines sharing a port count apart. */
+	struct rxd_port_stats stats[RXD_PORT_MAX_QUEUES];
 };
 
 /**
@@ -88,6 +95,13 @@ void rxd_port_redial(struct rxd_port *p);
 /** Stop and close the port, free its pool and held frames. */
 void rxd_port_close(struct rxd_port *p);
 
+/**
+ * Reset f (the port's fault_rx or fault_tx) and configure it anew, while
+ * no engine sharing the port runs the injector.
+ */
+void rxd_port_fault_set(struct rxd_port *p, struct rxd_fault *f,
+			const struct rxd_conf_fault *c, uint64_t seed);
+
 /** Receive a burst: capture, then receive-side faults. */
 uint16_t rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 		     uint16_t cap);
@@ -108,8 +122,12 @@ uint16_t rxd_port_tx_prepare(struct rxd_port *p, uint16_t q,
 uint16_t rxd_port_tx_burst(struct rxd_port *p, uint16_t q,
 			   struct rte_mbuf **pkts, uint16_t n);
 
-/** Free frames the port had no room for, counted as tx_full. */
-void rxd_port_tx_drop(struct rxd_port *p, struct rte_mbuf **pkts, uint16_t n);
+/** Free frames queue q had no room for, counted as tx_full. */
+void rxd_port_tx_drop(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
+		      uint16_t n);
+
+/** The frame counters of every queue of the port, added up. */
+void rxd_port_stats_sum(const struct rxd_port *p, struct rxd_port_stats *sum);
 
 /**
  * Housekeeping for a quiet port: send frames the fault injector held back

@@ -131,6 +131,9 @@ int tp_show_qps(const struct tp_args *a);
 int tp_show_mem(const struct tp_args *a);
 void tp_gid_str(const uint8_t gid[16], char *buf, size_t len);
 
+/* testpmd_engines.c */
+int tp_show_engines(const struct tp_args *a);
+
 /* testpmd_stats.c */
 int tp_show_stats(const struct tp_args *a);
 int tp_set_stats_period(const struct tp_args *a);

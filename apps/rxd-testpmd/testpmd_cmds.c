@@ -60,6 +60,7 @@ WORD(w_neigh, 1, "neigh#arp");
 WORD(w_qps, 1, "qps");
 WORD(w_stats, 1, "stats");
 WORD(w_mem, 1, "mem");
+WORD(w_engines, 1, "engines");
 WORD(w_set, 0, "set");
 WORD(w_fault, 1, "fault");
 WORD(w_dir, 2, "rx#tx");
@@ -120,6 +121,9 @@ CMD(c_show_stats, tp_show_stats,
 CMD(c_show_mem, tp_show_mem,
     "show mem: bytes per QP and per outstanding WQE",
     &w_show.hdr, &w_mem.hdr);
+CMD(c_show_engines, tp_show_engines,
+    "show engines: each engine's QPs, busy/idle cycles and hand-offs",
+    &w_show.hdr, &w_engines.hdr);
 CMD(c_show_cm, tp_show_cm,
     "show cm: the connection manager's MAD, id and memory counters",
     &w_show.hdr, &w_cm1.hdr);
@@ -176,7 +180,7 @@ CMD(c_wait_link, tp_wait_link,
 
 cmdline_parse_ctx_t tp_ctx[] = {
 	&c_help, &c_show_ports, &c_show_gids, &c_show_neigh, &c_show_qps,
-	&c_show_stats, &c_show_mem, &c_show_cm, &c_cm_listen, &c_wait_cm,
+	&c_show_stats, &c_show_mem, &c_show_engines, &c_show_cm, &c_cm_listen, &c_wait_cm,
 	&c_set_fault, &c_stats_period,
 	&c_conn_gid, &c_cap_start, &c_cap_stop, &c_listen, &c_connect,
 	&c_start, &c_start_count, &c_stop, &c_wait_traffic, &c_wait_rx,

@@ -99,6 +99,34 @@ struct rxd_port_info {
 /** Describe port @p port. @return 0 or -1 (errno ENODEV). */
 int rxd_port_info(unsigned int port, struct rxd_port_info *info);
 
+/** Number of engines (0 when rxd is not running). */
+unsigned int rxd_engine_count(void);
+
+/** What rxd_engine_info() reports of one engine. */
+struct rxd_engine_info {
+	unsigned int lcore;       /**< the lcore running it */
+	bool inline_mode;         /**< no lcore: rxd_poll() runs it */
+	unsigned int n_ports;     /**< port shares it serves */
+	unsigned int qps;         /**< QPs it owns */
+	uint64_t busy_cycles;     /**< TSC cycles of loop passes with work */
+	uint64_t idle_cycles;     /**< TSC cycles of the others (back-off
+				   *   included) */
+	uint64_t handoff_sent;    /**< frames handed to another engine */
+	uint64_t handoff_received;/**< frames other engines handed here */
+	uint64_t handoff_dropped; /**< hand-offs lost to a full ring */
+	uint64_t loops, busy_loops;
+};
+
+/** Describe engine @p engine. @return 0 or -1 (errno ENODEV). */
+int rxd_engine_info(unsigned int engine, struct rxd_engine_info *info);
+
+/**
+ * The QPNs engine @p engine owns, on port @p port, up to @p max of them
+ * in @p qpns (ascending).  @return how many it owns, or -1 (ENODEV).
+ */
+int rxd_engine_qps(unsigned int engine, unsigned int port, uint32_t *qpns,
+		   unsigned int max);
+
 /**
  * Read entry @p index of the port's GID table: index 0 is the link-local
  * fe80:: GID (EUI-64 of the MAC), then one RoCE v2 GID per configured

@@ -11,16 +11,21 @@
 
 #include <stdint.h>
 
+/** Queues of each ring-pair port: A's transmit queue q is B's receive
+ *  queue q (and back), so that several engines can share each port. */
+#define RXD_RING_PAIR_QUEUES 4
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /**
  * Build two connected net_ring ports: what port A sends, port B receives,
- * and back.  Call it after rte_eal_init() and before rxd_start().
+ * and back, on RXD_RING_PAIR_QUEUES queues (queue q to queue q).  Call it after rte_eal_init() and before rxd_start().
  *
  * @param name_a
- *   DPDK device name of the first port (also names its ring "<name>_tx").
+ *   DPDK device name of the first port (also names its rings "<name>_tx",
+ *   "<name>_tx1", ...).
  * @param name_b
  *   DPDK device name of the second port; distinct from name_a.
  * @param socket

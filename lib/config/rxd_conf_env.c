@@ -16,6 +16,7 @@ static const struct env_var {
 } env_vars[] = {
 	{ "RXD_ADDR", RXD_CONF_SECT_PORT + 0, "addr" },
 	{ "RXD_MTU", RXD_CONF_SECT_PORT + 0, "mtu" },
+	{ "RXD_ENGINES_PER_PORT", RXD_CONF_SECT_PORT + 0, "engines_per_port" },
 	{ "RXD_LOG", RXD_CONF_SECT_LOG, "level" },
 	{ "RXD_ECN", RXD_CONF_SECT_PORT + 0, "ecn" },
 	{ "RXD_DCQCN", RXD_CONF_SECT_PORT + 0, "dcqcn" },

@@ -118,6 +118,12 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 		"the device has it; the port's engine polls them all"),
 	UINT(PORT, "tx_queues", "1", 1, RXD_MAX_LCORES, P(tx_queues),
 		"DPDK transmit queues"),
+	UINT(PORT, "engines_per_port", "1", 1, RXD_MAX_SHARDS,
+		P(engines_per_port),
+		"engines serving the port, each with its own receive and "
+		"transmit queue; a QP belongs to one of them (QPN modulo the "
+		"count, QP1 to the first); at most the engine lcores and the "
+		"queues the device has"),
 	UINT(PORT, "rx_desc", "1024", 64, 16384, P(rx_desc),
 		"descriptors per receive queue"),
 	UINT(PORT, "tx_desc", "1024", 64, 16384, P(tx_desc),

@@ -34,6 +34,7 @@ extern "C" {
 #define RXD_MAX_PORTS 8		/**< [port0] .. [port7] */
 #define RXD_MAX_ADDRS 8		/**< addresses per port */
 #define RXD_MAX_LCORES 16	/**< engine lcores */
+#define RXD_MAX_SHARDS 8	/**< engines per port (its queues) */
 
 /** A buffer this large holds any message of this library. */
 #define RXD_CONF_ERRLEN 512
@@ -93,6 +94,7 @@ struct rxd_conf_port {
 	uint16_t vlan;		/**< 802.1Q VLAN id, 0 = none, 1..4094 */
 	uint16_t rx_queues;	/**< DPDK rx queues */
 	uint16_t tx_queues;	/**< DPDK tx queues */
+	uint16_t engines_per_port;	/**< engines sharing the port's QPs */
 	uint16_t rx_desc;	/**< descriptors per rx queue */
 	uint16_t tx_desc;	/**< descriptors per tx queue */
 	struct rxd_conf_fault fault_rx;	/**< faults on received frames */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -28,6 +29,7 @@ struct engine_cmd {
 	void *arg;
 	int rc;
 	volatile bool done;
+	bool posted;        /* nobody waits: the engine frees it */
 };
 
 int
@@ -44,6 +46,7 @@ rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 	e->idle_spins = conf->idle_spins;
 	e->idle_sleep_max_us = conf->idle_sleep_max_us;
 	e->tick_tsc = rte_get_tsc_hz() / 1000000 * TICK_US;
+	e->last_now = rte_rdtsc();
 	snprintf(name, sizeof(name), "rxd_ctrl%u", id);
 	e->ctrl = rte_ring_create(name, CTRL_RING_SIZE,
 				  (int)rte_lcore_to_socket_id(lcore),
@@ -67,6 +70,7 @@ rxd_engine_fini(struct rxd_engine *e)
 		rte_pktmbuf_free_bulk(ep->held, ep->n_held);
 		ep->n_tx = ep->n_held = 0;
 	}
+	rxd_handoff_fini(e);
 	rte_ring_free(e->ctrl);
 	rte_ring_free(e->doorbells);
 	e->ctrl = NULL;
@@ -81,7 +85,8 @@ net_tx(void *ctx, struct rte_mbuf *m)
 
 int
 rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
-		    struct rxd_net_port *net, uint16_t txq)
+		    struct rxd_net_port *net, uint16_t shard,
+		    uint16_t n_shards, struct rxd_engine_port *first)
 {
 	struct rxd_engine_port *ep;
 
@@ -90,9 +95,15 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	ep = &e->ports[e->n_ports++];
 	ep->port = port;
 	ep->net = net;
-	ep->txq = txq;
-	net->tx = net_tx;
-	net->tx_ctx = ep;
+	ep->engine = e;
+	ep->first = first != NULL ? first : ep;
+	ep->shard = shard;
+	ep->n_shards = n_shards;
+	ep->txq = shard;
+	if (first == NULL) {   /* lib/net's own frames leave from shard 0 */
+		net->tx = net_tx;
+		net->tx_ctx = ep;
+	}
 	return 0;
 }
 
@@ -113,7 +124,7 @@ tx_flush(struct rxd_engine_port *ep)
 	keep = RTE_MIN(n, (uint16_t)(RXD_TX_HELD - ep->n_held));
 	memcpy(&ep->held[ep->n_held], out, keep * sizeof(out[0]));
 	ep->n_held = (uint16_t)(ep->n_held + keep);
-	rxd_port_tx_drop(ep->port, out + keep, (uint16_t)(n - keep));
+	rxd_port_tx_drop(ep->port, ep->txq, out + keep, (uint16_t)(n - keep));
 	if (ep->n_held == 0)
 		return 0;
 	sent = rxd_port_tx_burst(ep->port, ep->txq, ep->held, ep->n_held);
@@ -183,6 +194,10 @@ static void
 mcast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	    const struct rxd_pkt *pkt)
 {
+	if (ep->first != ep) {   /* the groups are the first engine's */
+		rxd_handoff_rx(ep, ep->first->engine, m);
+		return;
+	}
 	if (rxd_mcast_deliver(&ep->mcast, m, pkt) == 0) {
 		roce_refuse(ep, m, pkt, &ep->roce.mcast_no_member);
 		return;
@@ -214,6 +229,10 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		roce_refuse(ep, m, pkt, &ep->roce.unknown_qp);
 		return;
 	}
+	if (qp->engine != ep->engine) {   /* another engine's QP */
+		rxd_handoff_rx(ep, qp->engine, m);
+		return;
+	}
 	if (!from_peer(qp, pkt)) {
 		roce_refuse(ep, m, pkt, &ep->roce.bad_peer);
 		return;
@@ -228,8 +247,8 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		qp->peer_sport = pkt->udp_sport;
 }
 
-static void
-classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
+void
+rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 {
 	struct rxd_pkt pkt;
 	enum rxd_wire_err err;
@@ -256,7 +275,10 @@ classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	case RXD_FRAME_ICMP4:
 	case RXD_FRAME_ICMP6:
 	case RXD_FRAME_IGMP:
-		rxd_net_input(ep->net, m, &pkt);
+		if (ep->first != ep)
+			rxd_handoff_rx(ep, ep->first->engine, m);
+		else
+			rxd_net_input(ep->net, m, &pkt);
 		break;
 	default:
 		ep->roce.other_dropped++;
@@ -274,19 +296,19 @@ rx_queue(struct rxd_engine_port *ep, uint16_t q)
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		classify(ep, pkts[i]);
+		rxd_engine_classify(ep, pkts[i]);
 	}
 	return n;
 }
 
-/* Every receive queue: RSS may put a flow on any of them. */
+/* Every receive queue of this share: RSS may put a flow on any. */
 static unsigned int
 rx_port(struct rxd_engine_port *ep)
 {
 	unsigned int work = 0;
 	uint16_t q;
 
-	for (q = 0; q < ep->port->nb_rxq; q++)
+	for (q = ep->shard; q < ep->port->nb_rxq; q += ep->n_shards)
 		work += rx_queue(ep, q);
 	return work;
 }
@@ -299,7 +321,10 @@ run_commands(struct rxd_engine *e)
 
 	while (rte_ring_sc_dequeue(e->ctrl, (void **)&cmd) == 0) {
 		cmd->rc = cmd->fn(e, cmd->arg);
-		__atomic_store_n(&cmd->done, true, __ATOMIC_RELEASE);
+		if (cmd->posted)
+			free(cmd);
+		else
+			__atomic_store_n(&cmd->done, true, __ATOMIC_RELEASE);
 		n++;
 	}
 	e->stats.commands += n;
@@ -333,8 +358,10 @@ tick(struct rxd_engine *e, uint64_t now)
 	for (i = 0; i < e->n_ports; i++) {
 		struct rxd_engine_port *ep = &e->ports[i];
 
-		rxd_net_timer(ep->net, now);
 		rxd_port_tick(ep->port, ep->txq, now);
+		if (ep->first != ep)   /* host state is the first engine's */
+			continue;
+		rxd_net_timer(ep->net, now);
 		if (poll_link)
 			link_poll(ep);
 	}
@@ -368,6 +395,10 @@ rxd_engine_poll(struct rxd_engine *e)
 
 	for (i = 0; i < e->n_ports; i++)
 		work += rx_port(&e->ports[i]);
+	if (e->handoff.n_out_ids + e->handoff.n_in_ids != 0) {
+		rxd_handoff_flush(e);
+		work += rxd_handoff_receive(e);
+	}
 	work += run_commands(e);
 	work += run_doorbells(e);
 	now = rte_rdtsc();
@@ -379,11 +410,20 @@ rxd_engine_poll(struct rxd_engine *e)
 	}
 	/* Frames the PMD takes are work; frames it keeps refusing (the
 	 * link is down, the peer is gone) are not: the engine backs off. */
+	if (e->handoff.n_out_ids != 0)
+		rxd_handoff_flush(e);
 	for (i = 0; i < e->n_ports; i++)
 		work += tx_flush(&e->ports[i]);
 	e->stats.loops++;
-	if (work)
+	/* the cycles since the last pass's clock reading (back-off
+	 * included) are this pass's: no clock reading of their own */
+	if (work) {
 		e->stats.busy_loops++;
+		e->busy_cycles += now - e->last_now;
+	} else {
+		e->idle_cycles += now - e->last_now;
+	}
+	e->last_now = now;
 	return work;
 }
 
@@ -416,6 +456,7 @@ rxd_engine_main(void *arg)
 	rte_log(RTE_LOG_INFO, rxd_logtype_engine,
 		"rxd: engine %u running on lcore %u with %u port(s)\n",
 		e->id, rte_lcore_id(), e->n_ports);
+	e->last_now = rte_rdtsc();   /* cycles count from the launch */
 	__atomic_store_n(&e->running, true, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&e->stop, __ATOMIC_ACQUIRE))
 		idle(e, rxd_engine_poll(e));
@@ -453,6 +494,27 @@ call_inline(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
 	rc = fn(e, arg);
 	rte_spinlock_recursive_unlock(&e->inline_lock);
 	return rc;
+}
+
+int
+rxd_engine_post(struct rxd_engine *e, rxd_engine_fn fn, void *arg)
+{
+	struct engine_cmd *cmd;
+
+	if (!__atomic_load_n(&e->running, __ATOMIC_ACQUIRE) ||
+	    rte_lcore_id() == e->lcore)
+		return rxd_engine_call(e, fn, arg);
+	cmd = calloc(1, sizeof(*cmd));
+	if (cmd == NULL)
+		return -ENOMEM;
+	cmd->fn = fn;
+	cmd->arg = arg;
+	cmd->posted = true;
+	if (rte_ring_mp_enqueue(e->ctrl, cmd) != 0) {
+		free(cmd);
+		return -ENOBUFS;
+	}
+	return 0;
 }
 
 int

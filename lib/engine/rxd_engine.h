@@ -16,6 +16,7 @@
 #include <rte_ring.h>
 
 #include "rxd_config.h"
+#include "rxd_handoff.h"
 #include "rxd_mcast.h"
 #include <rte_spinlock.h>
 
@@ -54,6 +55,12 @@ struct rxd_roce_stats {
 struct rxd_engine_port {
 	struct rxd_port *port;
 	struct rxd_net_port *net;
+	struct rxd_engine *engine;            /**< the engine polling it */
+	/** The port's first binding (shard 0): it owns ARP/ND/ICMP, QP1,
+	 *  multicast and the neighbour table; itself when shard is 0. */
+	struct rxd_engine_port *first;
+	uint16_t shard;                       /**< this engine's share */
+	uint16_t n_shards;                    /**< engines sharing the port */
 	uint16_t txq;
 	uint16_t n_tx;
 	struct rte_mbuf *tx[RXD_TX_BURST];
@@ -97,6 +104,11 @@ struct rxd_engine {
 	 *  has no lcore running it (inline progress, or before launch). */
 	rte_spinlock_recursive_t inline_lock;
 	struct rxd_engine_stats stats;
+	struct rxd_handoff handoff;   /**< to and from engines sharing ports */
+	uint32_t n_qps;               /**< QPs it owns */
+	uint64_t busy_cycles;         /**< TSC cycles of passes with work */
+	uint64_t idle_cycles;         /**< TSC cycles of passes without */
+	uint64_t last_now;            /**< clock reading of the last pass */
 };
 
 
@@ -108,11 +120,17 @@ int rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 void rxd_engine_fini(struct rxd_engine *e);
 
 /**
- * Serve a port with its host state: every receive queue of the port (RSS
- * may put a flow on any), and transmit queue txq.
+ * Serve share `shard` of a port (of n_shards engines) with its host
+ * state: the receive queues q with q % n_shards == shard (RSS may put a
+ * flow on any of them) and transmit queue `shard`.  first is the port's
+ * binding of shard 0 (NULL when this is it).
  */
 int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
-			struct rxd_net_port *net, uint16_t txq);
+			struct rxd_net_port *net, uint16_t shard,
+			uint16_t n_shards, struct rxd_engine_port *first);
+
+/** Classify and process one received frame on a binding (engine side). */
+void rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m);
 
 /** One pass of the loop; returns the amount of work done (0 = idle). */
 unsigned int rxd_engine_poll(struct rxd_engine *e);
@@ -136,6 +154,15 @@ void rxd_engine_stop(struct rxd_engine *e);
  * the caller waits for the engine to run it.
  */
 int rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
+
+/**
+ * Queue fn(e, arg) on the engine without waiting (an engine asking
+ * another: two engines waiting on each other would never finish).  Runs
+ * it at once, like rxd_engine_call(), when the engine is not running or
+ * this is its lcore.  @return 0, or -ENOBUFS/-ENOMEM when it could not be
+ * queued (fn not run: the caller still owns arg).
+ */
+int rxd_engine_post(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
 
 /** Report a port's link change to the installed handler (rxd_stack.c). */
 void rxd_stack_port_event(unsigned int port, bool up);

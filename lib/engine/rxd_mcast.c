@@ -121,6 +121,10 @@ rxd_mcast_attach(struct rxd_qp_core *qp, const uint8_t gid[RXD_GID_LEN])
 {
 	struct mcast_arg a = { .qp = qp, .gid = gid };
 
+	/* groups deliver on the port's first engine: only its QPs may join
+	 * (another engine's QP would have two engines taking its RQ) */
+	if (qp->engine != rxd_stack_engine_of(qp->port))
+		return -EOPNOTSUPP;
 	return rxd_port_call(qp->port, attach_cmd, &a);
 }
 

@@ -29,6 +29,13 @@ typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
  */
 int rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg);
 
+/**
+ * How many engines share an rxd port (engines_per_port, as far as the
+ * device and the engine lcores allow); 0 without such a port.  With more
+ * than one, the QPs of one CQ or SRQ may be served by several engines.
+ */
+unsigned int rxd_port_engines(unsigned int port);
+
 /** Engine-side QP. */
 struct rxd_qp_core {
 	uint32_t qpn;

@@ -7,6 +7,7 @@
  * what was posted first.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -41,16 +42,53 @@ qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rxd_net_hint *hint,
 {
 	struct rxd_engine_port *ep = ctx;
 
-	rxd_net_output(ep->net, dgid, m, hint);
+	if (ep->first == ep)
+		rxd_net_output(ep->net, dgid, m, hint);
+	else
+		rxd_handoff_output(ep, dgid, hint, m);
 }
 
+struct resolve_arg {
+	struct rxd_net_port *net;
+	uint8_t dgid[RXD_GID_LEN];
+};
+
+/* Start resolving on the port's first engine (posted: frees its arg). */
+static int
+resolve_cmd(struct rxd_engine *e, void *arg)
+{
+	struct resolve_arg *a = arg;
+	struct rte_ether_addr mac;
+
+	(void)e;
+	rxd_net_resolve(a->net, a->dgid, &mac);
+	free(a);
+	return 0;
+}
+
+/*
+ * The neighbour table is the port's first engine's: another engine asks
+ * it without waiting (two engines first on one port each would otherwise
+ * wait on each other).
+ */
 static void
 qp_resolve(void *ctx, const uint8_t dgid[RXD_GID_LEN])
 {
 	struct rxd_engine_port *ep = ctx;
 	struct rte_ether_addr mac;
+	struct resolve_arg *a;
 
-	rxd_net_resolve(ep->net, dgid, &mac);
+	if (ep->first == ep) {
+		rxd_net_resolve(ep->net, dgid, &mac);
+		return;
+	}
+	a = malloc(sizeof(*a));
+	if (a == NULL)
+		return;      /* the first frame is resolved on its way out */
+	a->net = ep->net;
+	memcpy(a->dgid, dgid, RXD_GID_LEN);
+	if (rxd_engine_post(ep->first->engine, resolve_cmd, a) != 0)
+		free(a);
 }
 
 static int
@@ -113,7 +151,7 @@ int
 rxd_qp_attach(struct rxd_qp_core *qp)
 {
 	struct rxd_qp_core **s = slot(qp->port, qp->qpn);
-	struct rxd_engine *e = rxd_stack_engine_of(qp->port);
+	struct rxd_engine *e = rxd_stack_qp_engine(qp->port, qp->qpn);
 	int rc;
 
 	if (s == NULL || e == NULL)
@@ -122,6 +160,7 @@ rxd_qp_attach(struct rxd_qp_core *qp)
 	rc = rxd_engine_call(e, bind_cmd, qp);
 	if (rc != 0)
 		return rc;
+	__atomic_add_fetch(&e->n_qps, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(s, qp, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -164,6 +203,7 @@ unbind_cmd(struct rxd_engine *e, void *arg)
 	drain_ud(e, qp);
 	drop_doorbell(e, qp);
 	rxd_transport_unbind(qp);
+	__atomic_sub_fetch(&e->n_qps, 1, __ATOMIC_RELAXED);
 	return 0;
 }
 

@@ -121,6 +121,46 @@ setup_engines(const struct rxd_conf *conf)
 	return 0;
 }
 
+/*
+ * Port i's shard k goes to engine (i + k) modulo the engines: shard 0
+ * where the port went before sharding, the others on distinct engines.
+ * A port has no more shards than there are engines.
+ */
+static int
+share_port(struct rxd_port *p)
+{
+	unsigned int k, j, n = RTE_MIN(p->shards, rxd_stk.n_engines);
+	struct rxd_engine_port *first = NULL;
+
+	if (n < p->shards)
+		rte_log(RTE_LOG_WARNING, rxd_logtype_stack,
+			"rxd: port %u: engines_per_port %u but %u engine "
+			"lcore(s): %u engine(s) serve it\n", p->index,
+			p->shards, rxd_stk.n_engines, n);
+	for (k = 0; k < n; k++) {
+		struct rxd_engine *e =
+			&rxd_stk.engines[(p->index + k) % rxd_stk.n_engines];
+
+		if (rxd_engine_add_port(e, p, &rxd_stk.net[p->index],
+					(uint16_t)k, (uint16_t)n, first) != 0)
+			return rxd_stack_fail(ENOSPC, "engine %u serves too "
+					      "many ports", e->id);
+		if (first == NULL)
+			first = &e->ports[e->n_ports - 1];
+		rxd_stk.port_shard[p->index][k] = e;
+	}
+	for (k = 0; k < n; k++)
+		for (j = 0; j < n; j++)
+			if (rxd_handoff_link(rxd_stk.port_shard[p->index][k],
+					     rxd_stk.port_shard[p->index][j]))
+				return rxd_stack_fail(ENOMEM, "no hand-off "
+						      "ring for port %u",
+						      p->index);
+	rxd_stk.n_shards[p->index] = n;
+	rxd_stk.port_engine[p->index] = rxd_stk.port_shard[p->index][0];
+	return 0;
+}
+
 static int
 setup_ports(const struct rxd_conf *conf)
 {
@@ -130,7 +170,6 @@ setup_ports(const struct rxd_conf *conf)
 
 	for (i = 0; i < n; i++) {
 		struct rxd_port *p = &rxd_stk.ports[i];
-		struct rxd_engine *e = &rxd_stk.engines[i % rxd_stk.n_engines];
 
 		if (rxd_port_setup(p, ids[i], (uint16_t)i, &conf->port[i],
 				   conf->mbufs, err, sizeof(err)) != 0)
@@ -138,8 +177,8 @@ setup_ports(const struct rxd_conf *conf)
 		rxd_stk.n_ports = i + 1;
 		rxd_net_port_init(&rxd_stk.net[p->index], &conf->port[p->index],
 				  &p->mac, p->pool, NULL, NULL);
-		rxd_engine_add_port(e, p, &rxd_stk.net[p->index], 0);
-		rxd_stk.port_engine[p->index] = e;
+		if (share_port(p) != 0)
+			return -1;
 	}
 	if (rxd_stk.n_ports == 0)
 		return rxd_stack_fail(ENODEV, "no DPDK port: give one on the "
@@ -363,6 +402,23 @@ rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg)
 	struct rxd_engine *e = rxd_stack_engine_of(port);
 
 	return e == NULL ? -ENODEV : rxd_engine_call(e, fn, arg);
+}
+
+struct rxd_engine *
+rxd_stack_qp_engine(unsigned int port, uint32_t qpn)
+{
+	unsigned int n;
+
+	if (rxd_stack_engine_of(port) == NULL)
+		return NULL;
+	n = rxd_stk.n_shards[port];
+	return rxd_stk.port_shard[port][qpn == RXD_QPN_GSI ? 0 : qpn % n];
+}
+
+unsigned int
+rxd_port_engines(unsigned int port)
+{
+	return rxd_stack_engine_of(port) == NULL ? 0 : rxd_stk.n_shards[port];
 }
 
 struct rxd_engine *

@@ -14,6 +14,9 @@ struct rxd_stack {
 	struct rxd_port ports[RXD_MAX_PORTS];
 	struct rxd_net_port net[RXD_MAX_PORTS];
 	struct rxd_engine *port_engine[RXD_MAX_PORTS];
+	/** The engines sharing each port: shard k's is port_shard[p][k]. */
+	struct rxd_engine *port_shard[RXD_MAX_PORTS][RXD_MAX_SHARDS];
+	unsigned int n_shards[RXD_MAX_PORTS];
 	unsigned int n_engines;
 	struct rxd_engine engines[RXD_MAX_ENGINES];
 	bool launched[RXD_MAX_ENGINES];
@@ -30,6 +33,12 @@ int rxd_stack_fail(int err, const char *fmt, ...)
 
 /** The engine serving port, or NULL with errno ENODEV. */
 struct rxd_engine *rxd_stack_engine_of(unsigned int port);
+
+/**
+ * The engine owning a QP of a port for the QP's life: QP1 the port's
+ * first, any other QPN modulo the port's engines.  NULL with errno ENODEV.
+ */
+struct rxd_engine *rxd_stack_qp_engine(unsigned int port, uint32_t qpn);
 
 /** Let time pass while waiting: run inline engines, or sleep 100 us. */
 void rxd_stack_wait(void);

@@ -91,17 +91,23 @@ counters_cmd(struct rxd_engine *e, void *arg)
 	struct counters_arg *a = arg;
 	const struct rxd_port *p = &rxd_stk.ports[a->port];
 	struct rxd_port_counters *c = a->c;
-	unsigned int i;
+	struct rxd_port_stats st;
+	unsigned int i, k;
 
+	(void)e;
 	memset(c, 0, sizeof(*c));
-	c->rx_pkts = p->stats.rx_pkts;
-	c->rx_bytes = p->stats.rx_bytes;
-	c->tx_pkts = p->stats.tx_pkts;
-	c->tx_bytes = p->stats.tx_bytes;
-	c->tx_full = p->stats.tx_full;
-	for (i = 0; i < e->n_ports; i++)
-		if (e->ports[i].port == p)
-			add_roce(c, &e->ports[i].roce);
+	rxd_port_stats_sum(p, &st);
+	c->rx_pkts = st.rx_pkts;
+	c->rx_bytes = st.rx_bytes;
+	c->tx_pkts = st.tx_pkts;
+	c->tx_bytes = st.tx_bytes;
+	c->tx_full = st.tx_full;
+	/* every engine serving the port (the others' counters read as
+	 * they stand: they only grow) */
+	for (k = 0; k < rxd_stk.n_engines; k++)
+		for (i = 0; i < rxd_stk.engines[k].n_ports; i++)
+			if (rxd_stk.engines[k].ports[i].port == p)
+				add_roce(c, &rxd_stk.engines[k].ports[i].roce);
 	add_net(c, &rxd_stk.net[a->port].stats);
 	add_faults(c, p);
 	c->mbufs_in_use = rte_mempool_in_use_count(p->pool);
@@ -158,6 +164,7 @@ rxd_wire_err_name(unsigned int i)
 }
 
 struct fault_arg {
+	struct rxd_port *p;
 	struct rxd_fault *f;
 	const struct rxd_conf_fault *conf;
 	uint64_t seed;
@@ -169,8 +176,7 @@ fault_cmd(struct rxd_engine *e, void *arg)
 	struct fault_arg *a = arg;
 
 	(void)e;
-	rxd_fault_reset(a->f);
-	rxd_fault_configure(a->f, a->conf, a->seed);
+	rxd_port_fault_set(a->p, a->f, a->conf, a->seed);
 	return 0;
 }
 
@@ -192,6 +198,7 @@ rxd_fault_set(unsigned int port, enum rxd_dir dir,
 	if (fault->only_qpn > RXD_QPN_MASK)
 		return rxd_stack_fail(EINVAL, "fault only_qpn %u is not a "
 				      "24-bit QP number", fault->only_qpn);
+	a.p = &rxd_stk.ports[port];
 	a.f = dir == RXD_DIR_RX ? &rxd_stk.ports[port].fault_rx :
 		&rxd_stk.ports[port].fault_tx;
 	return rxd_engine_call(e, fault_cmd, &a);

@@ -71,7 +71,9 @@ static const struct field engine_fields[] = {
 	ENG_U64(engine), { "mode", F_STR, offsetof(struct rxd_tel_engine, mode) },
 	ENG_U64(lcore), ENG_U64(n_ports), ENG_U64(qps),
 	ENG_U64(doorbells_queued), ENG_U64(loops), ENG_U64(busy_loops),
-	ENG_U64(sleeps), ENG_U64(commands),
+	ENG_U64(sleeps), ENG_U64(commands), ENG_U64(qps_owned),
+	ENG_U64(busy_cycles), ENG_U64(idle_cycles), ENG_U64(handoff_sent),
+	ENG_U64(handoff_received), ENG_U64(handoff_dropped),
 };
 
 #define QP_U64(f) { #f, F_U64, offsetof(struct rxd_tel_qp, f) }

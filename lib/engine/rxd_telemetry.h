@@ -29,6 +29,8 @@ struct rxd_tel_engine {
 	char mode[RXD_TEL_NAME];        /**< "lcore" or "inline" */
 	uint64_t engine, lcore, n_ports, qps, doorbells_queued;
 	uint64_t loops, busy_loops, sleeps, commands;
+	uint64_t qps_owned, busy_cycles, idle_cycles;
+	uint64_t handoff_sent, handoff_received, handoff_dropped;
 };
 
 /** One QP: what /rxd/qps lists of it, and what /rxd/qp adds. */

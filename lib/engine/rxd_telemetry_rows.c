@@ -99,6 +99,12 @@ engine_copy_cmd(struct rxd_engine *e, void *arg)
 	row->busy_loops = e->stats.busy_loops;
 	row->sleeps = e->stats.sleeps;
 	row->commands = e->stats.commands;
+	row->qps_owned = e->n_qps;
+	row->busy_cycles = e->busy_cycles;
+	row->idle_cycles = e->idle_cycles;
+	row->handoff_sent = e->handoff.stats.sent;
+	row->handoff_received = e->handoff.stats.received;
+	row->handoff_dropped = e->handoff.stats.dropped;
 	return 0;
 }
 

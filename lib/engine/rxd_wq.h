@@ -120,7 +120,7 @@ rxd_cq_complete(struct rxd_cq_core *cq, const struct rxd_cqe *cqe,
 {
 	uint32_t armed;
 
-	if (rte_ring_sp_enqueue_elem(cq->ring, (void *)(uintptr_t)cqe,
+	if (rte_ring_enqueue_elem(cq->ring, (void *)(uintptr_t)cqe,
 				     sizeof(*cqe)) != 0) {
 		if (!cq->overrun) {
 			cq->overrun = true;

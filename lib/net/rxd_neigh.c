@@ -37,6 +37,22 @@ reusable(const struct rxd_neigh *n, enum rxd_neigh_want want)
 	return want == RXD_NEIGH_NEED && n->learned && n->n_held == 0;
 }
 
+const struct rxd_neigh *
+rxd_neigh_peek(const struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN])
+{
+	const struct rxd_neigh *n;
+	uint32_t i, s = slot_of(ip);
+
+	for (i = 0; i < RXD_NEIGH_SLOTS; i++) {
+		n = &np->neigh[(s + i) & (RXD_NEIGH_SLOTS - 1)];
+		if (n->state == RXD_NEIGH_FREE)
+			return NULL;
+		if (memcmp(n->ip, ip, RXD_GID_LEN) == 0)
+			return n;
+	}
+	return NULL;
+}
+
 struct rxd_neigh *
 rxd_neigh_lookup(struct rxd_net_port *np, const uint8_t ip[RXD_GID_LEN],
 		 enum rxd_neigh_want want)

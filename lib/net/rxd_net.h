@@ -224,6 +224,15 @@ int rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 		    struct rte_ether_addr *mac);
 
 /**
+ * The MAC of the next hop to dgid if already known, changing nothing: for
+ * the other engines of a port, which share its tables read-only.
+ *
+ * @return 0 with mac set, -EAGAIN when not known (yet).
+ */
+int rxd_net_peek(const struct rxd_net_port *np,
+		 const uint8_t dgid[RXD_GID_LEN], struct rte_ether_addr *mac);
+
+/**
  * The source GID to use towards dgid: the port's address of the same family
  * whose prefix contains dgid, else the first of that family.
  *

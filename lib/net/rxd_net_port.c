@@ -243,6 +243,27 @@ rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 }
 
 int
+rxd_net_peek(const struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
+	     struct rte_ether_addr *mac)
+{
+	const uint8_t *hop = next_hop(np, dgid);
+	const struct rxd_neigh *n;
+
+	if (rxd_gid_is_mcast(dgid)) {
+		rxd_net_mcast_mac(dgid, mac);
+		return 0;
+	}
+	if (eui64_mac(dgid, mac))
+		return 0;
+	n = hop == NULL ? NULL : rxd_neigh_peek(np, hop);
+	if (n == NULL || (n->state != RXD_NEIGH_REACHABLE &&
+			  n->state != RXD_NEIGH_PROBE))
+		return -EAGAIN;
+	*mac = n->mac;
+	return 0;
+}
+
+int
 rxd_net_output(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 	       struct rte_mbuf *m, struct rxd_net_hint *hint)
 {

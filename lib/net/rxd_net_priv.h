@@ -35,6 +35,10 @@ enum rxd_neigh_want {
  * FAILED: the caller starts resolution or confirms it).  An entry that rxd
  * needs stops being evictable.  NULL if there is none and no room.
  */
+/** The entry of ip, or NULL; changes nothing (other engines read). */
+const struct rxd_neigh *rxd_neigh_peek(const struct rxd_net_port *np,
+				       const uint8_t ip[RXD_GID_LEN]);
+
 struct rxd_neigh *rxd_neigh_lookup(struct rxd_net_port *np,
 				   const uint8_t ip[RXD_GID_LEN],
 				   enum rxd_neigh_want want);

@@ -69,7 +69,7 @@ take_rwqe(struct rxd_rc *rc)
 
 	if (rc->have_rwqe)
 		return true;
-	if (rte_ring_sc_dequeue_elem(r, &rc->rwqe, sizeof(rc->rwqe)) != 0)
+	if (rte_ring_dequeue_elem(r, &rc->rwqe, sizeof(rc->rwqe)) != 0)
 		return false;
 	rc->have_rwqe = true;
 	rc->rcv_off = 0;

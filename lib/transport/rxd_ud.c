@@ -64,7 +64,7 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		rc->cnt.dropped++;
 		return;
 	}
-	if (rte_ring_sc_dequeue_elem(r, &w, sizeof(w)) != 0) {
+	if (rte_ring_dequeue_elem(r, &w, sizeof(w)) != 0) {
 		rc->cnt.dropped++;      /* UD has no RNR: the message is lost */
 		return;
 	}

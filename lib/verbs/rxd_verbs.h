@@ -171,6 +171,15 @@ void rxd_verbs_set_ops(struct rxd_context *ctx);
 struct rte_ring *rxd_verbs_ring(const char *kind, uint32_t entries,
 				size_t esize);
 
+/**
+ * A ring for a CQ or an SRQ of a port: rxd_verbs_ring()'s, except that
+ * when several engines share the port (rxd_port_engines()) a CQ's takes
+ * completions from all of them (multi-producer) and an SRQ's gives them
+ * receive WQEs (multi-consumer).
+ */
+struct rte_ring *rxd_verbs_ring_shared(const char *kind, unsigned int port,
+				       uint32_t entries, size_t esize);
+
 /** Free a ring of rxd_verbs_ring() (NULL is fine). */
 void rxd_verbs_ring_free(struct rte_ring *r);
 

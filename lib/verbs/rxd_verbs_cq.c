@@ -167,8 +167,8 @@ create_cq(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr,
 		errno = rc ? rc : ENOMEM;
 		return NULL;
 	}
-	cq->core.ring = rxd_verbs_ring("cq", attr->cqe,
-				       sizeof(struct rxd_cqe));
+	cq->core.ring = rxd_verbs_ring_shared("cq", ctx->dev->port, attr->cqe,
+					      sizeof(struct rxd_cqe));
 	if (cq->core.ring == NULL) {
 		free(cq);
 		errno = rte_errno == ENOSPC ? ENOMEM : rte_errno;
@@ -293,7 +293,8 @@ ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 
 	if (cqe <= 0 || (uint32_t)cqe > rxd_verbs.conf.cq_depth)
 		return EINVAL;
-	r.ring = rxd_verbs_ring("cq", (uint32_t)cqe, sizeof(struct rxd_cqe));
+	r.ring = rxd_verbs_ring_shared("cq", cq->ctx->dev->port, (uint32_t)cqe,
+				       sizeof(struct rxd_cqe));
 	if (r.ring == NULL)
 		return ENOMEM;
 	settle_engine(cq->ctx->dev->port);

@@ -43,7 +43,8 @@ ibv_attach_mcast(struct ibv_qp *ibqp, const union ibv_gid *gid, uint16_t lid)
 	if (rc == -EALREADY)
 		return 0;
 	if (rc != 0)
-		return fail(rc == -ENODEV ? ENODEV : ENOMEM);
+		return fail(rc == -ENODEV ? ENODEV :
+			    rc == -EOPNOTSUPP ? EOPNOTSUPP : ENOMEM);
 	__atomic_add_fetch(&qp->mcast_attached, 1, __ATOMIC_RELAXED);
 	return 0;
 }

@@ -53,8 +53,9 @@ ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
 		errno = ENOMEM;
 		return NULL;
 	}
-	srq->core.ring = rxd_verbs_ring("srq", attr->attr.max_wr,
-					sizeof(struct rxd_recv_wqe));
+	srq->core.ring = rxd_verbs_ring_shared("srq", ctx->dev->port,
+					       attr->attr.max_wr,
+					       sizeof(struct rxd_recv_wqe));
 	if (srq->core.ring == NULL) {
 		free(srq);
 		errno = ENOMEM;

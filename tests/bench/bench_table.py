@@ -135,6 +135,11 @@ def main():
                        lambda x: json_value(x, "msg_rate_mpps"))
     scale2 = per_round("scale2", "c",
                        lambda x: json_value(x, "msg_rate_mpps"))
+    shard2 = per_round("shard2", "c",
+                       lambda x: json_value(x, "msg_rate_mpps"))
+    shard_bw = {n: per_round(f"shard{n}bw", "c",
+                             lambda x: json_value(x, "bw_average"), gbit)
+                for n in (1, 2)}
     handoff = per_round("handoff", "c", lambda t: kv(t, "ns_per_frame"))
     per_msg = per_round("msg_rate", "c",
                         lambda x: 1e3 / v if (v := json_value(
@@ -187,6 +192,26 @@ def main():
               f"WRITE) | {model:.3f} M/s | one engine with its core (row 3): "
               f"{rate.show(' M/s', 3)} | {ratio(model, rate.med)} | "
               f"{ratio(best, rate.hi)} | scales |")
+    print(f"| 4. 2 QPs, 2 engines sharing each port (engines_per_port "
+          f"2), 64 B message rate, {cores} cores | "
+          f"{shard2.show(' M/s', 3)} | one engine for both ports: "
+          f"{scale1.show(' M/s', 3)} | {ratios(shard2, scale1)} | "
+          "measured |")
+    print(f"| 4. 2 QPs, 64 KiB WRITE bandwidth, 2 engines sharing each "
+          f"port | {shard_bw[2].show(' Gbit/s')} | one engine for both "
+          f"ports: {shard_bw[1].show(' Gbit/s')} | "
+          f"{ratios(shard_bw[2], shard_bw[1])} | measured |")
+    if None not in (rate.med, handoff.med, per_msg.med):
+        for n in (2, 4, 8):
+            # a frame lands on its owner's queue with probability 1/n
+            share = (n - 1) / n * handoff.med / per_msg.med
+            print(f"| 4. modelled: {n} engines on one port, a core each, "
+                  f"{n - 1}/{n} of frames handed off once: {n} x rate / "
+                  f"(1 + {n - 1}/{n} x hand-off / time per WRITE) | "
+                  f"{n * rate.med / (1 + share):.3f} M/s | one engine "
+                  f"with its core (row 3): {rate.show(' M/s', 3)} | "
+                  f"{ratio(n * rate.med / (1 + share), rate.med)} | - | "
+                  "model |")
     print(f"| 4. hand-off of a frame between two engines | "
           f"{handoff.show(' ns', 1)} | time per 64 B WRITE at rxd's message rate: "
           f"{per_msg.show(' ns', 0)} | {ratios(handoff, per_msg, True)} "

@@ -168,13 +168,15 @@ raw_rate() {
 		--seg "$4"
 }
 
-# loopback NAME LCORES: rxd-perf --loopback, 2 QPs, 64 B message rate;
-# LCORES gives EAL one engine lcore or two, over this machine's cores
+# loopback NAME LCORES [CONFIG [SIZE]]: rxd-perf --loopback, 2 QPs, 64 B
+# message rate (or SIZE bytes' bandwidth); LCORES gives EAL one engine
+# lcore or two, over this machine's cores; CONFIG an INI file
+# (engines_per_port: two engines sharing each port)
 loopback() {
-	timeout 120 "$perf" "$2" --no-pci --no-huge -m 512 \
-		--file-prefix rxdbl$$ --log-level=lib.eal:error -- --loopback \
-		write_bw -q 2 -s 64 -l 32 -Q 32 -t 256 -D "$secs" --json \
-		>"$dir/$1.c" 2>&1 || {
+	RXD_CONFIG="${3:-}" timeout 120 "$perf" "$2" --no-pci --no-huge \
+		-m 512 --file-prefix rxdbl$$ --log-level=lib.eal:error -- \
+		--loopback write_bw -q 2 -s "${4:-64}" -l 32 -Q 32 -t 256 \
+		-D "$secs" --json >"$dir/$1.c" 2>&1 || {
 		failed="$failed $1"
 		tail -n 4 "$dir/$1.c" >&2
 	}
@@ -200,6 +202,8 @@ pt() {
 		"$tool" -d rxd0 -x 1 -p $tcp "$@" 127.0.0.1
 }
 
+printf '[port0]\nengines_per_port = 2\n[port1]\nengines_per_port = 2\n' \
+	>"$dir/shard.ini"
 for r in $(seq "$rounds"); do
 	echo "run-bench: round $r of $rounds" >&2
 	raw_rate "raw-rate4k.$r" 4154 8192 8192
@@ -231,6 +235,10 @@ for r in $(seq "$rounds"); do
 		failed="$failed rxdcopy"
 	loopback "scale1.$r" -l0-1
 	loopback "scale2.$r" "--lcores=0@(0-1),1@(0-1),2@(0-1)"
+	loopback "shard2.$r" "--lcores=0@(0-1),1@(0-1),2@(0-1)" "$dir/shard.ini"
+	loopback "shard1bw.$r" -l0-1 "" 65536
+	loopback "shard2bw.$r" "--lcores=0@(0-1),1@(0-1),2@(0-1)" \
+		"$dir/shard.ini" 65536
 	"$handoff" -l 0-1 --no-pci --no-huge -m 256 --file-prefix rxdbh$$ \
 		--log-level=lib.eal:error -- 1 >"$dir/handoff.$r.c" 2>&1 ||
 		failed="$failed handoff"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Test harness for RC between two rxd ports (see rc_pair.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -121,19 +122,43 @@ rc_pair_connect_ex(struct rc_pair *p, const struct rc_opts *o,
 	return ibv_qp_to_qp_ex(qp);
 }
 
+/*
+ * RXD_ENGINES_PER_PORT=N (which sets port 0's engines_per_port) runs the
+ * pair's tests with N engines on both ports: N worker lcores, floating
+ * over the CPUs there are, and port 1 set like port 0.  @return the
+ * application arguments added.
+ */
+static int
+shard_args(const struct rc_opts *o, char **eal, char *port1, size_t len)
+{
+	static char lcores[32];
+	const char *v = getenv("RXD_ENGINES_PER_PORT");
+	unsigned int n = v != NULL ? (unsigned int)atoi(v) : 0;
+
+	if (n < 2 || strcmp(o->eal_lcores, "0") == 0)
+		return 0;
+	snprintf(lcores, sizeof(lcores), "(0-%u)@(0-1)", n);
+	eal[1] = "--lcores";
+	eal[2] = lcores;
+	snprintf(port1, len, "port1.engines_per_port=%u", n);
+	return 2;
+}
+
 void
 rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 {
 	char *eal[] = { "test", "-l", (char *)o->eal_lcores, "--no-pci",
 		"--no-huge", "-m", "512", "--no-shconf",
 		"--log-level=lib.eal:error" };
+	char port1[64];
 	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
 		"0:10.0.0.9/24", "--ip", "1:10.0.0.2/24", "--set",
-		"limits.mbufs=16383" };
+		"limits.mbufs=16383", "--set", port1 };
 	int n_app = 9, n = 0;
 	struct ibv_device **list;
 
 	memset(p, 0, sizeof(*p));
+	n_app += shard_args(o, eal, port1, sizeof(port1));
 	cr_assert_geq(rte_eal_init(9, eal), 0);
 	cr_assert_eq(rxd_port_ring_pair("rcA", "rcB", 0, &p->port_a,
 					&p->port_b), 0);

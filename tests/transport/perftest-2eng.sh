@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Debian's unmodified ib_write_bw -q 16 between two rxd processes over
+# memif, two engines on each side's port (RXD_ENGINES_PER_PORT=2, two
+# memif queue pairs, three lcores floating over the CPUs there are): both
+# exit 0 and the client reports its bandwidth line.
+# Usage: perftest-2eng.sh BUILD_DIR
+set -u
+build=$1
+here=$(cd "$(dirname "$0")" && pwd)
+command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
+dir=$(mktemp -d /tmp/rxd-pt2eng.XXXXXX)
+# shellcheck source=../lib/compat-env.sh
+. "$here/../lib/compat-env.sh" "$build"
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+export RXD_LINK_WAIT_MS=50000 RXD_ENGINES_PER_PORT=2
+port=$((20000 + $$ % 20000))
+
+eal() { # role prefix
+	echo "--lcores=(0-2)@(0-1) --no-pci --no-huge -m 512" \
+		"--file-prefix rxdq$2$$" \
+		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
+		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
+}
+
+args="-d rxd0 -x 1 -p $port -q 16 -s 65536 -n 200"
+# shellcheck disable=SC2086
+RXD_EAL_ARGS=$(eal server s) RXD_ADDR=10.0.0.1/24 timeout 200 \
+	ib_write_bw $args >"$dir/s" 2>&1 &
+s=$!
+for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+# shellcheck disable=SC2086
+RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 timeout 200 \
+	"$here/../lib/retry-connect.sh" ib_write_bw $args 127.0.0.1 \
+	>"$dir/c" 2>&1
+c=$?
+wait $s
+s=$?
+if [ $s != 0 ] || [ $c != 0 ] || ! grep -Eq '^ *65536 +3200 ' "$dir/c"; then
+	echo "FAIL: ib_write_bw -q 16 with two engines: server $s, client $c"
+	tail -n 15 "$dir/s" "$dir/c"
+	exit 1
+fi
+grep -E '^ *65536 +3200 ' "$dir/c"
+grep -h 'engine' "$dir/s" "$dir/c"
+echo "ib_write_bw -q 16, two engines a side over memif: ok"
