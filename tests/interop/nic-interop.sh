@@ -283,7 +283,9 @@ perf_run() {
 	"$H/guest-exec.sh" -t 300 "env LD_LIBRARY_PATH=$g/lib RXD_CONFIG=$g/$name.ini ${2:+RXD_OFFLOADS_OFF=$2} $g/rxd-perf $(eal_args) -- $1 -s 65536 -D 5 -u 18 127.0.0.1" \
 		>"$out/$name.rxd.log" 2>&1
 	finish "$job" 120 "$out/$name.rxe.log"
-	echo "PERF: $model: rxd-perf $1 offloads ${2:+off (RXD_OFFLOADS_OFF=$2)}${2:-on}, round $3:" \
+	local what="on"
+	[ -n "$2" ] && what="off (RXD_OFFLOADS_OFF=$2)"
+	echo "PERF: $model: rxd-perf $1 offloads $what, round $3:" \
 		"$(awk '$1 == 65536 && NF >= 4 { print $4 " MB/s" }' "$out/$name.rxd.log" | tail -1)"
 }
 
