@@ -65,20 +65,55 @@ rxd_port_offload_str(uint32_t offloads, char *buf, size_t len)
 }
 
 /*
- * Pick the offloads of offload_table the device has.  VLAN tags are written and read in
- * software (lib/wire, lib/net), so VLAN insert/strip stay off.
+ * The offloads RXD_OFFLOADS_OFF names (comma- or space-separated names of
+ * offload_table, or "all"): left off on every port, to measure what they
+ * bring or to rule them out.  Unknown names are logged and ignored.
+ */
+static uint32_t
+offloads_off(void)
+{
+	const char *env = getenv("RXD_OFFLOADS_OFF");
+	char list[128], *save = NULL, *name;
+	uint32_t off = 0;
+	size_t i;
+
+	if (env == NULL)
+		return 0;
+	snprintf(list, sizeof(list), "%s", env);
+	for (name = strtok_r(list, ", ", &save); name != NULL;
+	     name = strtok_r(NULL, ", ", &save)) {
+		bool all = strcmp(name, "all") == 0, known = all;
+
+		for (i = 0; i < N_OFFLOADS; i++)
+			if (all || strcmp(name, offload_table[i].name) == 0) {
+				off |= offload_table[i].rxd;
+				known = true;
+			}
+		if (!known)
+			rte_log(RTE_LOG_WARNING, rxd_logtype_port,
+				"RXD_OFFLOADS_OFF: unknown offload '%s' "
+				"ignored\n", name);
+	}
+	return off;
+}
+
+/*
+ * Pick the offloads of offload_table the device has, but those
+ * RXD_OFFLOADS_OFF names.  VLAN tags are written and read in software
+ * (lib/wire, lib/net), so VLAN insert/strip stay off.
  */
 static void
 pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
 	      struct rte_eth_conf *ec)
 {
+	uint32_t off = offloads_off();
 	size_t i;
 
 	for (i = 0; i < N_OFFLOADS; i++) {
 		bool rss = offload_table[i].rxd & RXD_OFF_RX_RSS;
 
 		if (!(info->rx_offload_capa & offload_table[i].dev_capa) ||
-		    (rss && p->nb_rxq < 2))
+		    (rss && p->nb_rxq < 2) || (off & offload_table[i].rxd))
 			continue;
 		p->offloads |= offload_table[i].rxd;
 		ec->rxmode.offloads |= offload_table[i].dev_capa;

@@ -18,7 +18,12 @@
 # RXD_NIC_MATRIX   ci (default): each model one share of the tools, which
 #                  together touch every tool, both roles and both path MTUs;
 #                  full: every tool, both roles, path MTU 1024 and 4096 on
-#                  every model, and the link flaps on every model
+#                  every model, and the link flaps on every model;
+#                  perf: offloads on and off (RXD_OFFLOADS_OFF=all), rxd-perf
+#                  read_bw (rxd receives the data, so its receive checksum
+#                  offloads count) against perftest on rxe0, rounds
+#                  alternating (doc/performance.md); figures, no verdict
+# RXD_NIC_PERF_ROUNDS  rounds of each perf setting (default 3)
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -44,11 +49,16 @@ g=/mnt/rxd/nic                       # the share, as the guest sees it
 # stage: rxd's compat libraries, the DPDK libraries they and the PMDs load
 # (everything ldd names but the C library), the PMDs, into the share.
 stage() {
-	local d=$RXD_INTEROP_SHARE/nic f
+	local d=$RXD_INTEROP_SHARE/nic f apps=()
 	mkdir -p "$d/lib" "$d/pmds" "$d/out"
 	cp -L "$build/compat/libibverbs.so.1" "$build/compat/librdmacm.so.1" "$d/lib/"
 	for p in $pmds; do cp -L "$libdir/librte_$p.so.23" "$d/pmds/"; done
-	for f in $(ldd "$d"/lib/* "$d"/pmds/* | awk '$3 ~ /^\// { print $3 }' |
+	if [ "$matrix" = perf ]; then
+		cp "$build/apps/rxd-perf/rxd-perf" \
+			"$build/apps/rxd-testpmd/rxd-testpmd" "$d/"
+		apps=("$d/rxd-perf" "$d/rxd-testpmd")
+	fi
+	for f in $(ldd "$d"/lib/* "$d"/pmds/* "${apps[@]}" | awk '$3 ~ /^\// { print $3 }' |
 		grep -v -E "^$d/|/(libc|libm|ld-linux-x86-64)\.so" | sort -u); do
 		cp -L "$f" "$d/lib/"
 	done
@@ -71,7 +81,7 @@ guest_nic_setup() {
 # rxd_cmd NAME: the environment that puts a guest tool on rxd (port 0 = the
 # NIC, capture to out/NAME.pcapng).
 rxd_cmd() {
-	local name=$1 d=" -d $g/pmds/librte_"
+	local name=$1
 	cat >"$RXD_INTEROP_SHARE/nic/$name.ini" <<-INI
 	[port0]
 	addr = $rxd_ip/24, fd88::1/64
@@ -79,8 +89,13 @@ rxd_cmd() {
 	capture = $g/out/$name.pcapng
 	INI
 	echo "env LD_LIBRARY_PATH=$g/lib RXD_CONFIG=$g/$name.ini" \
-		"RXD_EAL_ARGS='--lcores 0@0,1@0 -a $pci${d}mempool_ring.so.23${d}net_virtio.so.23${d}net_e1000.so.23${d}net_vmxnet3.so.23 --file-prefix rxdnic --log-level=lib.eal:error'" \
-		"timeout 600"
+		"RXD_EAL_ARGS='$(eal_args)'" "timeout 600"
+}
+
+# eal_args: EAL's arguments for rxd on the current NIC ($pci).
+eal_args() {
+	local d=" -d $g/pmds/librte_"
+	echo "--lcores 0@0,1@0 -a $pci${d}mempool_ring.so.23${d}net_virtio.so.23${d}net_e1000.so.23${d}net_vmxnet3.so.23 --file-prefix rxdnic --log-level=lib.eal:error"
 }
 
 # monitor OFF_SEC: take the NIC's link down (QEMU monitor set_link), and
@@ -256,9 +271,42 @@ add_ipv6() {
 		done" | sed -n 's/^GID6=//p' | head -1
 }
 
+# perf_run TEST OFF ROUND: rxe0 serves perftest's ib_TEST for 5 s, rxd-perf
+# TEST is the client on the NIC with RXD_OFFLOADS_OFF=OFF (empty: unset),
+# capturing nothing; prints the average MB/s.
+perf_run() {
+	local name=$model-perf-$1-${2:-on}-$3 job
+	rxd_cmd "$name" >/dev/null
+	sed -i '/^capture/d' "$RXD_INTEROP_SHARE/nic/$name.ini"   # no capture cost
+	job=$("$H/guest-exec.sh" -b "ib_$1 -d rxe0 -x $gid4 -s 65536 -D 5 -F")
+	wait_until 120 "$listening" || echo "    (rxe server not listening after 120 s)"
+	"$H/guest-exec.sh" -t 300 "env LD_LIBRARY_PATH=$g/lib RXD_CONFIG=$g/$name.ini ${2:+RXD_OFFLOADS_OFF=$2} $g/rxd-perf $(eal_args) -- $1 -s 65536 -D 5 -u 18 127.0.0.1" \
+		>"$out/$name.rxd.log" 2>&1
+	finish "$job" 120 "$out/$name.rxe.log"
+	local what="on"
+	[ -n "$2" ] && what="off (RXD_OFFLOADS_OFF=$2)"
+	echo "PERF: $model: rxd-perf $1 offloads $what, round $3:" \
+		"$(awk '$1 == 65536 && NF >= 4 { print $4 " MB/s" }' "$out/$name.rxd.log" | tail -1)"
+}
+
+# perf MODEL: what the port offers and uses, then the rounds.
+perf() {
+	local r
+	rxd_cmd "$model-show" >/dev/null
+	for r in "" all; do
+		"$H/guest-exec.sh" -t 300 "env LD_LIBRARY_PATH=$g/lib RXD_CONFIG=$g/$model-show.ini ${r:+RXD_OFFLOADS_OFF=$r} $g/rxd-testpmd $(eal_args) -- --cmd 'show ports'" \
+			2>&1 | grep -E "offloads|driver|port 0" | sed "s/^/SHOW: $model (RXD_OFFLOADS_OFF=$r): /"
+	done
+	for r in $(seq 1 "${RXD_NIC_PERF_ROUNDS:-3}"); do
+		perf_run read_bw "" "$r"
+		perf_run read_bw all "$r"
+	done
+}
+
 # cases MODEL: the tool runs for one model (ci: a share; full: all).
 cases() {
 	local m=$1 all=0
+	[ "$matrix" = perf ] && { perf; return; }
 	[ "$matrix" = full ] && all=1
 	if [ $all = 1 ] || [ "$m" = virtio-net-pci ]; then
 		pair pp4096-rxe rxe ibv_rc_pingpong "-m 4096 -s 16384 -n 20 -c"
