@@ -79,7 +79,7 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 
 	UINT(LIMITS, "sq_depth", "1024", 1, 32768, E(sq_depth),
 		"largest send queue of a QP, in WRs (max_qp_wr)"),
-	UINT(LIMITS, "rq_depth", "1024", 1, 32768, E(rq_depth),
+	UINT(LIMITS, "rq_depth", "4096", 1, 32768, E(rq_depth),
 		"largest receive queue of a QP, in WRs"),
 	UINT(LIMITS, "srq_depth", "16384", 1, 32768, E(srq_depth),
 		"largest shared receive queue, in WRs (max_srq_wr; "

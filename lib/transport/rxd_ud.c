@@ -3,13 +3,24 @@
  * UD: each SEND is one packet to the address handle's GID and the WR's
  * remote QPN, with a DETH (Q_Key, source QPN).  On receive the Q_Key is
  * checked and the message lands after the 40-byte GRH area, which holds
- * the received IPv4 header (after 20 zero bytes) or the IPv6 header.
+ * the received IPv4 header (after 20 zero bytes) or the IPv6 header, and
+ * the completion's SL field says which (below).
  */
 #include <string.h>
 
 #include "rxd_rc.h"
 
 #define GRH_LEN 40
+
+/*
+ * RoCE frames carry no SL.  A UD receive completion reports in wc.sl the
+ * RoCE packet type, as mlx5 devices do: bit 3 set for RoCEv2 (UDP), bits
+ * 2:0 the L3 header (1 IPv6, 2 IPv4).  UCX's ud_verbs reads it to find the
+ * destination address in the GRH area and drops every packet whose
+ * address it does not find there.
+ */
+#define WC_SL_ROCE_V2 0x8
+static const uint8_t wc_sl_l3[] = { [4] = 0x2, [6] = 0x1 };
 
 void
 rxd_ud_fill(struct rxd_rc *rc, const struct rxd_send_wqe *w,
@@ -87,6 +98,7 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	wc.qp_num = qp->qpn;
 	wc.src_qp = p->deth_sqpn;
 	wc.wc_flags = IBV_WC_GRH;
+	wc.sl = WC_SL_ROCE_V2 | wc_sl_l3[p->ip_ver];
 	if (p->op->flags & RXD_OPF_IMM) {
 		wc.imm_data = p->imm;
 		wc.wc_flags |= IBV_WC_WITH_IMM;

@@ -125,6 +125,9 @@ void rxd_verbs_device_attr(struct rxd_context *ctx,
 void rxd_verbs_async_push(struct rxd_context *ctx,
 			  const struct ibv_async_event *ev);
 
+/** Drop the queued (not yet delivered) events of a QP being destroyed. */
+void rxd_verbs_async_forget_qp(struct rxd_context *ctx, struct ibv_qp *qp);
+
 /** verbs_context query_port operation (also behind ibv_query_port). */
 int rxd_verbs_query_port(struct ibv_context *context, uint8_t port_num,
 			 struct ibv_port_attr *port_attr, size_t port_attr_len);

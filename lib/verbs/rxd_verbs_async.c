@@ -52,38 +52,66 @@ srq_event(enum ibv_event_type t)
 	return t == IBV_EVENT_SRQ_ERR || t == IBV_EVENT_SRQ_LIMIT_REACHED;
 }
 
-int
-ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+/* Count an event as delivered, under async_lock, so that a destroy that
+ * takes the lock next waits for its ack. */
+static void
+count_delivered(const struct ibv_async_event *event)
 {
-	struct rxd_context *ctx = rxd_ctx(context);
-	struct rxd_async_event *e;
-	uint64_t n;
-
-	/* one eventfd count per queued event (EFD_SEMAPHORE); a
-	 * non-blocking fd returns EAGAIN to the caller, as documented */
-	if (read(context->async_fd, &n, sizeof(n)) != sizeof(n))
-		return -1;
-	pthread_mutex_lock(&ctx->async_lock);
-	e = ctx->async_head;
-	if (e != NULL) {
-		ctx->async_head = e->next;
-		if (ctx->async_head == NULL)
-			ctx->async_tail = NULL;
-	}
-	pthread_mutex_unlock(&ctx->async_lock);
-	if (e == NULL) {
-		errno = EAGAIN;
-		return -1;
-	}
-	*event = e->ev;
-	free(e);
 	if (qp_event(event->event_type))
 		__atomic_add_fetch(&rxd_qp(event->element.qp)->events_delivered,
 				   1, __ATOMIC_RELEASE);
 	else if (cq_event(event->event_type))
 		__atomic_add_fetch(&rxd_cq(event->element.cq)->events_delivered,
 				   1, __ATOMIC_RELEASE);
+}
+
+int
+ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)
+{
+	struct rxd_context *ctx = rxd_ctx(context);
+	struct rxd_async_event *e = NULL;
+	uint64_t n;
+
+	/* one eventfd count per queued event (EFD_SEMAPHORE); a
+	 * non-blocking fd returns EAGAIN to the caller, as documented; the
+	 * count of an event its QP's destroy took back finds none: wait on */
+	while (e == NULL) {
+		if (read(context->async_fd, &n, sizeof(n)) != sizeof(n))
+			return -1;
+		pthread_mutex_lock(&ctx->async_lock);
+		e = ctx->async_head;
+		if (e != NULL) {
+			ctx->async_head = e->next;
+			if (ctx->async_head == NULL)
+				ctx->async_tail = NULL;
+			count_delivered(&e->ev);
+		}
+		pthread_mutex_unlock(&ctx->async_lock);
+	}
+	*event = e->ev;
+	free(e);
 	return 0;
+}
+
+/* Take back the queued events of a QP being destroyed (as uverbs drops
+ * the events of a destroyed object): nobody may be handed it after. */
+void
+rxd_verbs_async_forget_qp(struct rxd_context *ctx, struct ibv_qp *qp)
+{
+	struct rxd_async_event **pp, *e;
+
+	pthread_mutex_lock(&ctx->async_lock);
+	ctx->async_tail = NULL;
+	for (pp = &ctx->async_head; (e = *pp) != NULL;) {
+		if (qp_event(e->ev.event_type) && e->ev.element.qp == qp) {
+			*pp = e->next;
+			free(e);
+		} else {
+			ctx->async_tail = e;
+			pp = &e->next;
+		}
+	}
+	pthread_mutex_unlock(&ctx->async_lock);
 }
 
 static void

@@ -439,6 +439,7 @@ ibv_destroy_qp(struct ibv_qp *ibqp)
 
 	if (__atomic_load_n(&qp->mcast_attached, __ATOMIC_RELAXED) != 0)
 		return EBUSY;      /* as uverbs: detach from the groups first */
+	rxd_verbs_async_forget_qp(qp->ctx, ibqp);
 	pthread_mutex_lock(&ibqp->mutex);
 	while (ibqp->events_completed !=
 	       __atomic_load_n(&qp->events_delivered, __ATOMIC_ACQUIRE))

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Debian's UCX 1.13 (ucx-utils, libucx0), unmodified, between two rxd
 # processes: ucx_info -d must list the rxd0 memory domain with rc_verbs
-# (UCX keeps a device only when /dev/infiniband/<dev_name> is a character
-# device: rxd-setup makes it, and is run here when it is missing), then
-# ucx_perftest at the UCT level over rc_verbs (put, get and am, bandwidth
-# and latency); every run must end with a "Final:" line and both sides
-# must exit 0; then a server killed mid-transfer must leave the client
-# with an error completion, not a hang.  (UCP needs ud_verbs for its wireup, which does not work on
-# rxd yet: doc/user-guide.md.)  UCX's TCP side channel (port 13337) reaches the
-# server through the namespace's lo.
+# and ud_verbs (UCX keeps a device only when /dev/infiniband/<dev_name> is
+# a character device: rxd-setup makes it, and is run here when it is
+# missing), then ucx_perftest at the UCT level over rc_verbs (put, get and
+# am, bandwidth and latency) and ud_verbs (am: UCT's UD has nothing else),
+# and at the UCP level (tag_bw, tag_lat, stream_bw) with
+# UCX_TLS=rc_verbs,ud_verbs:aux: UCP must say it put the operations on
+# rc_verbs/rxd0:1 and, with tshark, the client's capture must hold the
+# messages as RC SENDs and only a few UD frames (wireup).  Every run must
+# end with a "Final:" line and both sides must exit 0; then a server
+# killed mid-transfer must leave the client with an error completion, not
+# a hang.  UCX's TCP side channel (port 13337) reaches the server through
+# the namespace's lo.
 # Usage: mw-ucx.sh BUILD_DIR [memif|afpacket]
 set -u
 command -v ucx_perftest >/dev/null || { echo "SKIP: ucx-utils not installed"; exit 77; }
@@ -29,25 +33,27 @@ mw_start_server timeout 100 ibv_rc_pingpong -d rxd0 -g 1
 mw_wait_tcp 18515
 mw_client timeout 100 ucx_info -d
 if grep -q "Memory domain: rxd0" "$mw_dir/c" &&
-   awk '/Memory domain: rxd0/ { on = 1 } on && /Transport: rc_verbs/ { f = 1 }
-	END { exit !f }' "$mw_dir/c"; then
-	echo "PASS: ucx_info -d lists rxd0 with rc_verbs ($MW_LINK)"
+   awk '/Memory domain: rxd0/ { on = 1 } on && /Transport: rc_verbs/ { r = 1 }
+	on && /Transport: ud_verbs/ { u = 1 } END { exit !(r && u) }' \
+	"$mw_dir/c"; then
+	echo "PASS: ucx_info -d lists rxd0 with rc_verbs and ud_verbs ($MW_LINK)"
 else
-	echo "FAIL: ucx_info -d does not list rxd0 with rc_verbs"
+	echo "FAIL: ucx_info -d does not list rxd0 with rc_verbs and ud_verbs"
 	grep -E "Memory domain|Transport" "$mw_dir/c" | sed 's/^/    | /'
 	fail=1
 fi
 kill "$mw_server" 2>/dev/null
 wait "$mw_server" 2>/dev/null
 
-# run NAME ARGS...: one ucx_perftest pair
+# run NAME CMD...: one ucx_perftest pair, the client's command CMD... with
+# the server's address added
 run() {
 	local name=$1 s c
 	shift
 	rm -f "$mw_dir/m.sock"
 	mw_start_server timeout 120 ucx_perftest
 	mw_wait_tcp 13337
-	mw_client timeout 110 ucx_perftest "$@" 10.0.0.1
+	mw_client timeout 110 "$@" 10.0.0.1
 	c=$?
 	wait "$mw_server"
 	s=$?
@@ -64,8 +70,50 @@ run() {
 uct="-d rxd0:1 -x rc_verbs -n 2000 -w 100"
 for t in put_bw put_lat "get -D bcopy" am_bw am_lat; do
 	# shellcheck disable=SC2086
-	run "uct $t rc_verbs" $uct -t $t
+	run "uct $t rc_verbs" ucx_perftest $uct -t $t
 done
+# UD's largest zero-copy am is an MTU (1024 on af_packet) less its headers
+uct="-d rxd0:1 -x ud_verbs -n 2000 -w 100"
+for t in am_lat am_bw "am_bw -D bcopy -s 512" "am_bw -D zcopy -s 1000"; do
+	# shellcheck disable=SC2086
+	run "uct $t ud_verbs" ucx_perftest $uct -t $t
+done
+
+# UCP: rc_verbs connects endpoint to endpoint, so UCP needs a transport
+# that reaches an interface for its wireup messages, on any device: ud_verbs
+# as auxiliary only ("rc_v").  The client logs which transport each
+# operation uses, and captures its frames.
+export UCX_TLS=rc_verbs,ud_verbs:aux
+printf '[port0]\ncapture = %s\n' "$mw_dir/c.pcapng" >"$mw_dir/c.ini"
+for t in tag_bw tag_lat stream_bw; do
+	rm -f "$mw_dir/c.pcapng"
+	run "ucp $t rc_verbs" env UCX_LOG_LEVEL=info RXD_CONFIG="$mw_dir/c.ini" \
+		ucx_perftest -t $t -n 2000
+	op=${t%_*}
+	if grep -q "ep_cfg\[[0-9]*\]: $op(rc_verbs/rxd0:1)" "$mw_dir/c"; then
+		echo "PASS: ucp $t: UCP put $op on rc_verbs/rxd0:1"
+	else
+		echo "FAIL: ucp $t: UCP did not put $op on rc_verbs/rxd0:1"
+		grep "ep_cfg" "$mw_dir/c" | sed 's/^/    | /'
+		fail=1
+	fi
+	if ! command -v tshark >/dev/null; then
+		echo "SKIP: tshark not installed: the frames of ucp $t not counted"
+		continue
+	fi
+	# BTH opcodes: 4 RC SEND only, 100 UD SEND only
+	tshark -r "$mw_dir/c.pcapng" -T fields -e infiniband.bth.opcode \
+		>"$mw_dir/ops" 2>/dev/null
+	rc=$(grep -cx 4 "$mw_dir/ops")
+	ud=$(grep -cx 100 "$mw_dir/ops")
+	if [ "$rc" -ge 2000 ] && [ "$ud" -lt 200 ]; then
+		echo "PASS: ucp $t: $rc RC SENDs, $ud UD frames on the wire"
+	else
+		echo "FAIL: ucp $t: $rc RC SENDs, $ud UD frames on the wire"
+		fail=1
+	fi
+done
+unset UCX_TLS
 
 # A peer killed mid-transfer: the server is killed (SIGKILL) during a long
 # zero-copy put run, whose puts are always in flight, so the client's next

@@ -216,6 +216,8 @@ two_receivers(const union ibv_gid *g)
 			cr_assert_eq(wc[k].qp_num, rx[r]->qp_num);
 			cr_assert_eq(wc[k].src_qp, tx->qp_num);
 			cr_assert_eq(wc[k].byte_len, 40 + MSG_LEN);
+			cr_assert_eq(wc[k].sl, g->raw[0] == 0xff ? 0x9 : 0xa,
+				     "SL = RoCEv2 over IPv6 or IPv4 (mlx5's)");
 			i = (unsigned int)wc[k].wr_id - r * MSGS;
 			got[r][i]++;
 			grh = p.b.buf + wc[k].wr_id * SLOT;

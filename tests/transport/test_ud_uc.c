@@ -122,6 +122,8 @@ Test(ud_uc, ud_to_several_qps_with_grh)
 		cr_assert_eq(wc[0].src_qp, ua->qp_num);
 		cr_assert_eq(wc[0].byte_len, 40 + 512);
 		cr_assert(wc[0].wc_flags & IBV_WC_GRH);
+		cr_assert_eq(wc[0].sl, 0xa, "SL = RoCEv2 over IPv4, as mlx5 "
+			     "reports it (UCX's ud_verbs reads it)");
 		grh = p.b.buf + (size_t)i * 4096;
 		cr_assert_eq(grh[40], 'a' + i, "payload after the GRH area");
 		cr_assert_eq(grh[40 + 511], 'a' + i);

@@ -108,6 +108,38 @@ Test(conform, srq_depth_is_max_srq_wr)
 	cr_assert_eq(ibv_destroy_srq(srq), 0);
 }
 
+/* rq_depth (4096) is what UCX's ud_verbs asks of a UD receive queue: the
+ * ring holds all of them, one more is refused. */
+Test(conform, rq_depth_receive_queue_is_held_whole)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct ibv_qp_init_attr a = { .send_cq = cq, .recv_cq = cq,
+		.qp_type = IBV_QPT_UD, .cap = { .max_send_wr = 16,
+		.max_recv_wr = 4097, .max_send_sge = 1, .max_recv_sge = 1 } };
+	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qkey = 1 };
+	struct ibv_recv_wr r = { 0 }, *bad;
+	struct ibv_qp *qp;
+	int i, rc = 0;
+
+	cr_assert_not_null(cq);
+	errno = 0;
+	cr_assert_null(ibv_create_qp(pd, &a), "one above rq_depth");
+	cr_assert_eq(errno, EINVAL);
+	a.cap.max_recv_wr = 4096;
+	qp = ibv_create_qp(pd, &a);
+	cr_assert_not_null(qp, "4096 receive WRs: %s", strerror(errno));
+	cr_assert_eq(ibv_modify_qp(qp, &init, IBV_QP_STATE |
+				   IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				   IBV_QP_QKEY), 0);
+	for (i = 0; i < 4096 && rc == 0; i++)
+		rc = ibv_post_recv(qp, &r, &bad);
+	cr_assert_eq(rc, 0, "receive %d of 4096 refused: %d", i, rc);
+	cr_assert_eq(ibv_post_recv(qp, &r, &bad), ENOMEM, "the 4097th");
+	cr_assert_eq(ibv_destroy_qp(qp), 0);
+	cr_assert_eq(ibv_destroy_cq(cq), 0);
+}
+
 Test(conform, cmd_fd_is_a_descriptor_and_imports_are_refused)
 {
 	struct pollfd pfd = { .fd = ctx->cmd_fd, .events = POLLIN };
