@@ -3,12 +3,21 @@
 # Debian's unmodified ib_write_bw -q 16 between two rxd processes over
 # memif, two engines on each side's port (RXD_ENGINES_PER_PORT=2, two
 # memif queue pairs, three lcores floating over the CPUs there are): both
-# exit 0 and the client reports its bandwidth line.
+# exit 0 and the client reports its bandwidth line.  Runs in a network
+# namespace of its own.
 # Usage: perftest-2eng.sh BUILD_DIR
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
 command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
+# perftest's TCP side channel stays in a network namespace of the test's
+# own holding only lo.
+if [ -z "${RXD_PT2_NETNS:-}" ]; then
+	unshare --net true 2>/dev/null ||
+		{ echo "SKIP: cannot create a network namespace"; exit 77; }
+	exec env RXD_PT2_NETNS=1 unshare --net "$0" "$@"
+fi
+ip link set lo up
 dir=$(mktemp -d /tmp/rxd-pt2eng.XXXXXX)
 # shellcheck source=../lib/compat-env.sh
 . "$here/../lib/compat-env.sh" "$build"
