@@ -66,49 +66,54 @@ rxd_port_offload_str(uint32_t offloads, char *buf, size_t len)
 
 /*
  * The offloads RXD_OFFLOADS_OFF names (comma- or space-separated names of
- * offload_table, or "all"): left off on every port, to measure what they
- * bring or to rule them out.  Unknown names are logged and ignored.
+ * offload_table, or "all") into *off: left off on every port, to measure
+ * what they bring or to rule them out.  @return 0, or -1 with err saying
+ * which name is unknown or that the list is too long.
  */
-static uint32_t
-offloads_off(void)
+static int
+offloads_off(uint32_t *off, char *err, size_t errlen)
 {
 	const char *env = getenv("RXD_OFFLOADS_OFF");
-	char list[128], *save = NULL, *name;
-	uint32_t off = 0;
+	char list[256], *save = NULL, *name;
 	size_t i;
 
+	*off = 0;
 	if (env == NULL)
 		return 0;
-	snprintf(list, sizeof(list), "%s", env);
+	if (strlen(env) >= sizeof(list)) {
+		snprintf(err, errlen, "RXD_OFFLOADS_OFF: longer than %zu "
+			 "characters", sizeof(list) - 1);
+		return -1;
+	}
+	strcpy(list, env);
 	for (name = strtok_r(list, ", ", &save); name != NULL;
 	     name = strtok_r(NULL, ", ", &save)) {
 		bool all = strcmp(name, "all") == 0, known = all;
 
 		for (i = 0; i < N_OFFLOADS; i++)
 			if (all || strcmp(name, offload_table[i].name) == 0) {
-				off |= offload_table[i].rxd;
+				*off |= offload_table[i].rxd;
 				known = true;
 			}
-		if (!known)
-			rte_log(RTE_LOG_WARNING, rxd_logtype_port,
-				"RXD_OFFLOADS_OFF: unknown offload '%s' "
-				"ignored\n", name);
+		if (!known) {
+			snprintf(err, errlen, "RXD_OFFLOADS_OFF: unknown "
+				 "offload '%s' (names: see doc/configuration.md,"
+				 " or all)", name);
+			return -1;
+		}
 	}
-	return off;
+	return 0;
 }
 
-/*
- * Pick the offloads of offload_table the device has, but those
- * RXD_OFFLOADS_OFF names.  VLAN tags are written and read in software
- * (lib/wire, lib/net), so VLAN insert/strip stay off.
- */
-static void
+static int
 pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
-	      struct rte_eth_conf *ec)
+	      struct rte_eth_conf *ec, char *err, size_t errlen)
 {
-	uint32_t off = offloads_off();
+	uint32_t off;
 	size_t i;
 
+	if (offloads_off(&off, err, errlen) != 0)
+		return -1;
 	for (i = 0; i < N_OFFLOADS; i++) {
 		bool rss = offload_table[i].rxd & RXD_OFF_RX_RSS;
 
@@ -123,6 +128,7 @@ pick_offloads(struct rxd_port *p, const struct rte_eth_dev_info *info,
 		ec->rx_adv_conf.rss_conf.rss_hf = info->flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
 	}
+	return 0;
 }
 
 static int
@@ -341,8 +347,8 @@ configure(struct rxd_port *p, const struct rte_eth_dev_info *info,
 	int rc;
 
 	memset(&ec, 0, sizeof(ec));
-	pick_offloads(p, info, &ec);
-	if (set_mtu(p, info, conf, &ec, err, errlen) != 0)
+	if (pick_offloads(p, info, &ec, err, errlen) != 0 ||
+	    set_mtu(p, info, conf, &ec, err, errlen) != 0)
 		return -1;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &ec);
 	if (rc != 0) {

@@ -197,7 +197,14 @@ start(bool links_wait)
 	char *argv[] = { "rxd", NULL };
 	int argc = 1, rc;
 	long wait_ms;
+	const char *mode = getenv("RXD_START");
 
+	if (mode != NULL && strcmp(mode, "load") != 0) {
+		fprintf(stderr, "rxd: RXD_START: '%s' is not 'load', its only "
+			"value (unset, rxd starts at the first verbs call)\n",
+			mode);
+		return EINVAL;
+	}
 	if (rxd_verbs_fork_child()) {
 		fprintf(stderr, "rxd: process %ld is a fork() child of the "
 			"process that started rxd; rxd runs in that process "
@@ -249,7 +256,7 @@ start_at_load(void)
 	const char *env = getenv("RXD_START");
 
 	if (env == NULL || strcmp(env, "load") != 0)
-		return;
+		return;     /* another value is refused by start() */
 	pthread_mutex_lock(&rxd_verbs.lock);
 	start(false);
 	pthread_mutex_unlock(&rxd_verbs.lock);
