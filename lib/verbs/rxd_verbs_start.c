@@ -199,7 +199,7 @@ start(bool links_wait)
 	long wait_ms;
 	const char *mode = getenv("RXD_START");
 
-	if (mode != NULL && strcmp(mode, "load") != 0) {
+	if (mode != NULL && mode[0] != '\0' && strcmp(mode, "load") != 0) {
 		fprintf(stderr, "rxd: RXD_START: '%s' is not 'load', its only "
 			"value (unset, rxd starts at the first verbs call)\n",
 			mode);
