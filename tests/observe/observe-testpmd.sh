@@ -39,8 +39,15 @@ rxd_huge_setup "$dir" 128
 ok() { echo "PASS: $1"; }
 bad() { echo "FAIL: $1"; fail=1; }
 
+# A secondary process maps the primary's memory at the primary's
+# addresses.  DPDK's default base (4 GiB) lies in ASan's shadow gap, so an
+# ASan primary lands in its mmap area, where the secondary's own libraries
+# may already be; 32 TiB is free in both.
+base=
+ldd "$prog" | grep -q libasan && base=--base-virtaddr=0x200000000000
+
 eal() { # role prefix ip
-	echo "-l 0-1 --no-pci -m 96 --file-prefix $pfx$2" \
+	echo "-l 0-1 --no-pci -m 96 --file-prefix $pfx$2 $base" \
 		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error" \
 		"-- --ip $3/24"
