@@ -3,7 +3,9 @@
  * Completer: ACKs, NAKs, READ responses (also the empty ones that answer
  * ATOMIC WRITE and FLUSH) and atomic ACKs retire send WQEs
  * in order and generate their completions; sequence NAKs, implied NAKs and
- * timeouts rewind the requester (go-back-N) and spend retry_cnt; RNR NAKs
+ * timeouts rewind the requester (go-back-N) and spend retry_cnt, which
+ * any newly acknowledged PSN gives back (a NAK acknowledges the PSNs
+ * before the one it names); RNR NAKs
  * wait the encoded RNR time and spend rnr_retry; remote errors fail the
  * WQE and move the QP to ERR.
  */
@@ -97,7 +99,7 @@ rxd_comp_retire(struct rxd_rc *rc)
  * PSNs up to psn are acknowledged.  acked keeps the highest such PSN + 1;
  * una follows it but never passes a READ or atomic still waiting for its
  * response (a later WQE may be acknowledged first): when that response
- * comes, una catches up with acked.
+ * comes, una catches up with acked.  Either moving is progress.
  */
 static void
 una_to(struct rxd_rc *rc, uint32_t psn)
@@ -105,8 +107,10 @@ una_to(struct rxd_rc *rc, uint32_t psn)
 	uint32_t next = rxd_psn_add(psn, 1), i;
 
 	if (rxd_psn_diff(next, rc->acked) > 0 &&
-	    rxd_psn_diff(next, rc->snd_nxt) <= 0)
+	    rxd_psn_diff(next, rc->snd_nxt) <= 0) {
 		rc->acked = next;
+		rc->acked_new = true;
+	}
 	next = rc->acked;
 	for (i = rc->head; i != rc->tail; i++) {
 		const struct rxd_swqe *s = rxd_win(rc, i);
@@ -348,6 +352,19 @@ spend_retry(struct rxd_rc *rc, uint32_t psn)
 	rxd_req_rewind(rc, psn);
 }
 
+/*
+ * A sequence NAK: the responder lost psn.  One that repeats the rewind
+ * already under way with nothing acknowledged since (a duplicated NAK) is
+ * the same loss and spends nothing again.
+ */
+static void
+seq_nak(struct rxd_rc *rc, uint32_t psn)
+{
+	if (rc->rewound && rc->rewind_psn == psn)
+		return;
+	spend_retry(rc, psn);
+}
+
 static void
 acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
@@ -372,7 +389,7 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 	}
 	rc->cnt.naks_rx[code < 5 ? code : 4]++;
 	if (code == RXD_NAK_PSN_SEQ) {
-		spend_retry(rc, p->psn);
+		seq_nak(rc, p->psn);
 		return;
 	}
 	fail_at(rc, p->psn, code < 5 ? nak_status[code] : IBV_WC_REM_OP_ERR);
