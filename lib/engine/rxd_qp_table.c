@@ -13,7 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 #include "rxd_stack.h"
 #include "rxd_transport.h"
 

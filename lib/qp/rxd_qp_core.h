@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The engine-side half of a queue pair: what the verbs layer hands to the
- * engine that serves the QP (rings, CQs, state, attributes), the QP table
- * the engines look packets' destination QPNs up in, and the doorbell that
- * tells an engine a send queue has work.  The transport keeps its own state
- * behind `transport`.
+ * The core of a queue pair, shared by the layers that serve it: what the
+ * verbs layer hands to the engine that owns the QP (rings, CQs, SRQ,
+ * state, attributes), the QPN numbering, and the doorbell that tells the
+ * engine a send queue has work.  The transport keeps its own state behind
+ * `transport`; placing a QP on an engine and the QP tables are the
+ * engine's (lib/engine/rxd_qp_engine.h).
  */
 #ifndef RXD_QP_CORE_H
 #define RXD_QP_CORE_H
@@ -19,22 +20,6 @@
 #define RXD_QPN_FIRST 0x11          /**< first QPN given to applications */
 
 struct rxd_engine;
-
-/** A control command: fn runs on the engine's lcore. */
-typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
-
-/**
- * Run fn on the engine serving an rxd port and return its result
- * (-ENODEV without such a port).
- */
-int rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg);
-
-/**
- * How many engines share an rxd port (engines_per_port, as far as the
- * device and the engine lcores allow); 0 without such a port.  With more
- * than one, the QPs of one CQ or SRQ may be served by several engines.
- */
-unsigned int rxd_port_engines(unsigned int port);
 
 /** Engine-side QP. */
 struct rxd_qp_core {
@@ -60,25 +45,6 @@ struct rxd_qp_core {
 };
 
 /**
- * Place a QP on the engine serving its port and publish it in the port's
- * QP table.  @return 0 or a negative errno (-ENOSPC: QPN out of range).
- */
-int rxd_qp_attach(struct rxd_qp_core *qp);
-
-/**
- * Unpublish a QP, take it off its engine's timers and doorbells, and wait
- * until no engine uses it.
- */
-void rxd_qp_detach(struct rxd_qp_core *qp);
-
-/**
- * Apply checked attributes on the QP's engine (state, PSNs, path).
- * @return 0 or a negative errno.
- */
-int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
-		 int mask);
-
-/**
  * Complete every WR still queued in the QP's send and receive rings (or
  * its SRQ's share: none) with IBV_WC_WR_FLUSH_ERR (engine side).
  */
@@ -86,8 +52,5 @@ void rxd_qp_flush(struct rxd_qp_core *qp);
 
 /** Tell the QP's engine that its send queue has work. */
 void rxd_qp_doorbell(struct rxd_qp_core *qp);
-
-/** The QP with this QPN on a port, or NULL (engine side). */
-struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);
 
 #endif /* RXD_QP_CORE_H */
