@@ -25,7 +25,7 @@
 
 struct rxd_engine;
 
-/** Engine-side QP. */
+/** A QP as its engine and its transport see it (lib/verbs embeds it). */
 struct rxd_qp_core {
 	uint32_t qpn;
 	enum ibv_qp_type type;
