@@ -22,7 +22,7 @@
 
 #include "rxd_net.h"
 #include "rxd_port.h"
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 #include "rxd_transport.h"
 #include "rxd_wire.h"
 

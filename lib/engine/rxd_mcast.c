@@ -7,7 +7,7 @@
 
 #include "rxd_mcast.h"
 #include "rxd_net.h"
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 #include "rxd_stack.h"
 #include "rxd_transport.h"
 

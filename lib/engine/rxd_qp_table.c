@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * QP placement and the per-port QP tables (see rxd_qp_core.h), and the
- * state changes an engine applies itself: a QP entering ERR flushes every
- * queued work request with IBV_WC_WR_FLUSH_ERR (signaled or not), a QP
- * returning to RESET drops them silently, a UD QP being destroyed sends
- * what was posted first.
+ * QP placement and the per-port QP tables (see rxd_qp_engine.h), and the
+ * state changes an engine applies itself: a QP returning to RESET drops
+ * its queued work requests silently, a UD QP being destroyed sends what
+ * was posted first.  A QP entering ERR flushes them with
+ * IBV_WC_WR_FLUSH_ERR through lib/qp's rxd_qp_flush().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 #include "rxd_stack.h"
 #include "rxd_transport.h"
 
@@ -157,6 +157,7 @@ rxd_qp_attach(struct rxd_qp_core *qp)
 	if (s == NULL || e == NULL)
 		return -ENOSPC;
 	qp->engine = e;
+	qp->doorbell_ring = e->doorbells;
 	rc = rxd_engine_call(e, bind_cmd, qp);
 	if (rc != 0)
 		return rc;
@@ -220,47 +221,6 @@ rxd_qp_detach(struct rxd_qp_core *qp)
 }
 
 static void
-flush_sq(struct rxd_qp_core *qp)
-{
-	struct rxd_send_wqe w;
-	struct rxd_cqe c;
-
-	while (rte_ring_sc_dequeue_elem(qp->sq, &w, sizeof(w)) == 0) {
-		memset(&c, 0, sizeof(c));
-		c.wc.wr_id = w.wr_id;
-		c.wc.status = IBV_WC_WR_FLUSH_ERR;
-		c.wc.qp_num = qp->qpn;
-		c.sq_retired = 1;
-		rxd_cq_complete(qp->scq, &c, false);
-	}
-}
-
-static void
-flush_rq(struct rxd_qp_core *qp)
-{
-	struct rxd_recv_wqe w;
-	struct rxd_cqe c;
-
-	if (qp->rq == NULL)
-		return;
-	while (rte_ring_sc_dequeue_elem(qp->rq, &w, sizeof(w)) == 0) {
-		memset(&c, 0, sizeof(c));
-		c.wc.wr_id = w.wr_id;
-		c.wc.status = IBV_WC_WR_FLUSH_ERR;
-		c.wc.opcode = IBV_WC_RECV;
-		c.wc.qp_num = qp->qpn;
-		rxd_cq_complete(qp->rcq, &c, false);
-	}
-}
-
-void
-rxd_qp_flush(struct rxd_qp_core *qp)
-{
-	flush_sq(qp);
-	flush_rq(qp);
-}
-
-static void
 drop_all(struct rte_ring *r)
 {
 	if (r != NULL)
@@ -302,12 +262,4 @@ rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
 	struct apply_arg a = { .qp = qp, .attr = attr, .mask = mask };
 
 	return rxd_engine_call(qp->engine, apply_cmd, &a);
-}
-
-void
-rxd_qp_doorbell(struct rxd_qp_core *qp)
-{
-	if (__atomic_exchange_n(&qp->doorbell, 1, __ATOMIC_ACQ_REL) == 0 &&
-	    rte_ring_mp_enqueue(qp->engine->doorbells, qp) != 0)
-		__atomic_store_n(&qp->doorbell, 0, __ATOMIC_RELEASE);
 }

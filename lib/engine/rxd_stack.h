@@ -5,7 +5,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_engine.h"
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 
 struct rxd_stack {
 	bool running;

@@ -5,7 +5,7 @@
 
 #include "rxd_cq.h"
 #include "rxd_qp_attr.h"
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 
 struct wr_batch;
 

@@ -17,7 +17,7 @@
 #include <rte_lcore.h>
 
 #include "rxd_cq.h"
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 #include "rxd_verbs_gsi.h"
 
 #define CQ_POLL_BURST 32

@@ -14,7 +14,7 @@
 #include <rte_malloc.h>
 #include <rte_ring_elem.h>
 
-#include "rxd_qp_core.h"
+#include "rxd_qp_engine.h"
 #include "rxd_verbs.h"
 
 static uint32_t ring_serial;

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the engines do for a queue pair and a port when lib/verbs asks:
+ * place a QP on the engine that owns it and publish it in the port's QP
+ * table, apply attributes on that engine, look a QPN up, run a command on
+ * a port's engine.  The QP core itself (lib/qp) is below the engine and
+ * the transport; these calls are the engine's, so they live here.
+ */
+#ifndef RXD_QP_ENGINE_H
+#define RXD_QP_ENGINE_H
+
+#include <stdint.h>
+
+#include <infiniband/verbs.h>
+
+#include "rxd_qp_core.h"
+
+struct rxd_engine;
+
+/** A control command: fn runs on the engine's lcore. */
+typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
+
+/**
+ * Run fn on the engine serving an rxd port and return its result
+ * (-ENODEV without such a port).
+ */
+int rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg);
+
+/**
+ * How many engines share an rxd port (engines_per_port, as far as the
+ * device and the engine lcores allow); 0 without such a port.  With more
+ * than one, the QPs of one CQ or SRQ may be served by several engines.
+ */
+unsigned int rxd_port_engines(unsigned int port);
+
+/**
+ * Place a QP on the engine serving its port and publish it in the port's
+ * QP table.  @return 0 or a negative errno (-ENOSPC: QPN out of range).
+ */
+int rxd_qp_attach(struct rxd_qp_core *qp);
+
+/**
+ * Unpublish a QP, take it off its engine's timers and doorbells, and wait
+ * until no engine uses it.
+ */
+void rxd_qp_detach(struct rxd_qp_core *qp);
+
+/**
+ * Apply checked attributes on the QP's engine (state, PSNs, path).
+ * @return 0 or a negative errno.
+ */
+int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
+		 int mask);
+
+/** The QP with this QPN on a port, or NULL (engine side). */
+struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);
+
+#endif /* RXD_QP_ENGINE_H */
