@@ -11,20 +11,36 @@
 # rstream, riostream and rcopy print "rconnect:" or "rpoll:" when their
 # REQ is refused by a server that has not called rlisten yet, as a TCP
 # client gets ECONNREFUSED.
-# Standard output, standard error and the exit status are the last
-# attempt's; a note on standard error says when it took more than one.
+# Standard error streams as it comes, every attempt's; standard output and
+# the exit status are the last attempt's, and a note on standard error
+# says when it took more than one.  Killed (TERM, INT: a test's timeout),
+# it kills the attempt and still prints what it wrote.
 on=${RXD_RETRY_ON:-"Couldn't connect"}
-err=$(mktemp /tmp/rxd-retry.XXXXXX)
-trap 'rm -f "$err"' EXIT
+dir=$(mktemp -d /tmp/rxd-retry.XXXXXX)
+pid=
+stop() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	wait
+	cat "$dir/out"
+	rm -rf "$dir"
+	exit 143
+}
+trap stop TERM INT
 for try in 1 2 3 4 5; do
-	out=$("$@" 2>"$err")
+	# in the background so that a signal is handled at once; standard
+	# input stays the caller's; tail passes standard error on as it comes
+	"$@" <&0 >"$dir/out" 2>"$dir/err" &
+	pid=$!
+	tail -q -s 0.1 -n +1 -f --pid="$pid" "$dir/err" >&2 &
+	wait "$pid"
 	rc=$?
+	pid=
+	wait
 	[ $rc = 0 ] && break
-	printf '%s\n' "$out" | cat - "$err" | grep -Eq "$on" ||
-		break
+	cat "$dir/out" "$dir/err" | grep -Eq "$on" || break
 	sleep 1
 done
-printf '%s\n' "$out"
-cat "$err" >&2
+cat "$dir/out"
+rm -rf "$dir"
 [ "$try" = 1 ] || echo "retry-connect: $1 started $try times" >&2
 exit $rc
