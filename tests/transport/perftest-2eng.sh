@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Debian's unmodified ib_write_bw -q 16 between two rxd processes over
-# memif, two engines on each side's port (RXD_ENGINES_PER_PORT=2, two
-# memif queue pairs, three lcores floating over the CPUs there are): both
-# exit 0 and the client reports its bandwidth line.  Runs in a network
-# namespace of its own.
-# Usage: perftest-2eng.sh BUILD_DIR
+# Debian's unmodified ib_write_bw -q 16 between two rxd processes, two
+# engines on each side's port (RXD_ENGINES_PER_PORT=2, two queue pairs,
+# three lcores floating over the CPUs there are): both exit 0 and the
+# client reports its bandwidth line.  LINK memif (the default) joins them
+# with net_memif; afpacket with net_af_packet (qpairs=2) on the two ends
+# of a veth pair, where the kernel's fanout, not rxd, picks each frame's
+# queue, so frames reach the wrong engine and are handed off.  Runs in a
+# network namespace of its own.
+# Usage: perftest-2eng.sh BUILD_DIR [LINK]
 set -u
 build=$1
+link=${2:-memif}
 here=$(cd "$(dirname "$0")" && pwd)
 command -v ib_write_bw >/dev/null || { echo "SKIP: perftest not installed"; exit 77; }
 # perftest's TCP side channel stays in a network namespace of the test's
@@ -18,6 +22,13 @@ if [ -z "${RXD_PT2_NETNS:-}" ]; then
 	exec env RXD_PT2_NETNS=1 unshare --net "$0" "$@"
 fi
 ip link set lo up
+if [ "$link" = afpacket ]; then
+	# far-apart indexes: DPDK 22.11's af_packet fanout group is
+	# (pid ^ ifindex) & 0xffff, which two processes must not share
+	ip link add pta index 40000 type veth peer name ptb index 9 &&
+		ip link set pta up && ip link set ptb up ||
+		{ echo "SKIP: cannot create a veth pair"; exit 77; }
+fi
 dir=$(mktemp -d /tmp/rxd-pt2eng.XXXXXX)
 # shellcheck source=../lib/compat-env.sh
 . "$here/../lib/compat-env.sh" "$build"
@@ -26,20 +37,22 @@ export RXD_LINK_WAIT_MS=50000 RXD_ENGINES_PER_PORT=2
 port=$((20000 + $$ % 20000))
 
 eal() { # role prefix
+	local vdev="net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no"
+	[ "$link" = afpacket ] && vdev="net_af_packet0,iface=pt$2,qpairs=2"
 	echo "--lcores=(0-2)@(0-1) --no-pci --no-huge -m 512" \
-		"--file-prefix rxdq$2$$" \
-		"--vdev=net_memif0,role=$1,id=0,socket=$dir/m.sock,socket-abstract=no" \
+		"--file-prefix rxdq$2$$ --vdev=$vdev" \
 		"--log-level=lib.eal:error --log-level=pmd.net.memif:error"
 }
 
 args="-d rxd0 -x 1 -p $port -q 16 -s 65536 -n 200"
 # shellcheck disable=SC2086
-RXD_EAL_ARGS=$(eal server s) RXD_ADDR=10.0.0.1/24 timeout 200 \
+RXD_EAL_ARGS=$(eal server a) RXD_ADDR=10.0.0.1/24 timeout 200 \
 	ib_write_bw $args >"$dir/s" 2>&1 &
 s=$!
-for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
+[ "$link" = afpacket ] ||
+	for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 # shellcheck disable=SC2086
-RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 timeout 200 \
+RXD_EAL_ARGS=$(eal client b) RXD_ADDR=10.0.0.2/24 timeout 200 \
 	"$here/../lib/retry-connect.sh" ib_write_bw $args 127.0.0.1 \
 	>"$dir/c" 2>&1
 c=$?
@@ -52,4 +65,4 @@ if [ $s != 0 ] || [ $c != 0 ] || ! grep -Eq '^ *65536 +3200 ' "$dir/c"; then
 fi
 grep -E '^ *65536 +3200 ' "$dir/c"
 grep -h 'engine' "$dir/s" "$dir/c"
-echo "ib_write_bw -q 16, two engines a side over memif: ok"
+echo "ib_write_bw -q 16, two engines a side over $link: ok"
