@@ -15,7 +15,8 @@
 
 /** The parameters (doc/architecture.md cites where each default comes from). */
 struct rxd_dcqcn_params {
-	double line_mbps;        /**< rate before the first CNP, and the cap */
+	double line_mbps;        /**< the port's rate: a QP starts there,
+				  *   and never goes faster */
 	double min_mbps;         /**< never paced below this (mlx5 rpg_min_rate) */
 	double g;                /**< alpha gain (paper: 1/256) */
 	uint32_t alpha_us;       /**< alpha update period K (paper: 55 us) */
@@ -33,7 +34,7 @@ struct rxd_dcqcn_params {
 
 /** One QP's rate state. */
 struct rxd_dcqcn {
-	bool limited;            /**< a CNP came: the QP is paced */
+	bool limited;            /**< the QP is paced (DCQCN runs on it) */
 	double rc;               /**< current rate, Mbit/s */
 	double rt;               /**< target rate, Mbit/s */
 	double alpha;
@@ -49,10 +50,11 @@ struct rxd_dcqcn {
 /** The defaults of doc/architecture.md. */
 void rxd_dcqcn_params_default(struct rxd_dcqcn_params *p);
 
-/** Start a QP at line rate, unpaced. */
+/** Start a QP at line rate, paced there. */
 void rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p);
 
-/** A CNP arrived at now_us: cut the rate (at most once per cut_gap_us). */
+/** A CNP arrived at now_us: cut the rate (at most once per cut_gap_us
+ * after the last cut). */
 void rxd_dcqcn_cnp(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		   uint64_t now_us);
 
