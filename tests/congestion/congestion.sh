@@ -31,13 +31,15 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 fail=0
 eal_common="--no-pci --no-huge -m 256 --log-level=lib.eal:error --log-level=pmd.net.memif:error"
 
-# DCQCN scaled to a bottleneck of RATE Mbit/s: it starts at 10x the
-# bottleneck and adds R_AI = 2 % of it per increase event.
+# DCQCN scaled to a bottleneck of RATE Mbit/s: the senders' ports run at
+# the bottleneck's rate (a 2:1 incast, as two NICs into one switch port of
+# their speed) and add R_AI = 2 % of it per increase event.
+# RXD_CC_INI replaces these lines (to try other parameters).
 cat >"$dir/cc.ini" <<INI
 [port0]
-dcqcn.line_rate_mbps = $((rate * 10))
+${RXD_CC_INI:-dcqcn.line_rate_mbps = $rate
 dcqcn.rpg_ai_rate_mbps = $(( (rate + 49) / 50 ))
-dcqcn.rpg_hai_rate_mbps = $(( (rate + 4) / 5 ))
+dcqcn.rpg_hai_rate_mbps = $(( (rate + 4) / 5 ))}
 INI
 
 rxd_eal() { # prefix port mac ip
