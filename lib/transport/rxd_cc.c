@@ -63,9 +63,8 @@ rxd_cc_may_send(struct rxd_rc *rc)
 {
 	uint64_t now = rte_rdtsc();
 
-	rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
-	if (!rc->dcqcn.limited)
-		return true;
+	if (rc->dcqcn.cuts > 0)
+		rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
 	return rxd_pacer_ready(&rc->pacer, rc->dcqcn.rc,
 			       rc->x.dcqcn->burst_bytes, now, rc->tsc_per_us);
 }
@@ -74,7 +73,8 @@ void
 rxd_cc_sent(struct rxd_rc *rc, uint32_t len)
 {
 	rxd_pacer_charge(&rc->pacer, len);
-	rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
+	if (rc->dcqcn.cuts > 0)
+		rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
 }
 
 /* Current rate in Mbit/s, 0 while the QP is not paced (DCQCN off). */

@@ -121,28 +121,3 @@ rxd_dcqcn_sent(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		increase(d, p);
 	}
 }
-
-void
-rxd_pacer_start(struct rxd_pacer *b, uint64_t now)
-{
-	b->tokens = 0;
-	b->at = now;
-}
-
-bool
-rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
-		uint64_t now, double ticks_per_us)
-{
-	/* Mbit/s is bits per microsecond: mbps / 8 bytes per us */
-	b->tokens += (double)(now - b->at) / ticks_per_us * mbps / 8;
-	b->at = now;
-	if (b->tokens > burst)
-		b->tokens = burst;
-	return b->tokens > 0;
-}
-
-void
-rxd_pacer_charge(struct rxd_pacer *b, uint32_t len)
-{
-	b->tokens -= len;
-}

@@ -58,11 +58,12 @@ void rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p);
 void rxd_dcqcn_cnp(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		   uint64_t now_us);
 
-/** Run the alpha and timer events due at now_us. */
+/** Run the alpha and timer events due at now_us (none before a cut). */
 void rxd_dcqcn_tick(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		    uint64_t now_us);
 
-/** bytes were sent: count them, with a byte event per byte_reset. */
+/** bytes were sent: count them, with a byte event per byte_reset (none
+ *  before a cut). */
 void rxd_dcqcn_sent(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		    uint32_t bytes);
 
@@ -87,17 +88,36 @@ struct rxd_pacer {
 };
 
 /** Empty the bucket at clock now (a QP starts being paced). */
-void rxd_pacer_start(struct rxd_pacer *b, uint64_t now);
+static inline void
+rxd_pacer_start(struct rxd_pacer *b, uint64_t now)
+{
+	b->tokens = 0;
+	b->at = now;
+}
 
 /**
  * Refill the bucket for the time since the last refill (clock ticks,
  * ticks_per_us of them a microsecond) at mbps, up to burst bytes.
  * @return true if a frame may leave now (the bucket is not empty).
+ * Inline: every frame of a QP DCQCN runs on passes here.
  */
-bool rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
-		     uint64_t now, double ticks_per_us);
+static inline bool
+rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
+		uint64_t now, double ticks_per_us)
+{
+	/* Mbit/s is bits per microsecond: mbps / 8 bytes per us */
+	b->tokens += (double)(now - b->at) / ticks_per_us * mbps / 8;
+	b->at = now;
+	if (b->tokens > burst)
+		b->tokens = burst;
+	return b->tokens > 0;
+}
 
 /** A frame of len bytes left: take its bytes from the bucket. */
-void rxd_pacer_charge(struct rxd_pacer *b, uint32_t len);
+static inline void
+rxd_pacer_charge(struct rxd_pacer *b, uint32_t len)
+{
+	b->tokens -= len;
+}
 
 #endif /* RXD_DCQCN_H */
