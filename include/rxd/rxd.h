@@ -241,8 +241,8 @@ struct rxd_qp_stats {
 				    *   cnp_interval_us) */
 	uint64_t cnp_rx;           /**< CNPs received */
 	uint64_t rate_cuts;        /**< DCQCN rate cuts */
-	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s;
-				    *   0 = not paced (no CNP, or recovered) */
+	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s (line
+				    *   rate before a CNP); 0 = DCQCN off */
 };
 
 /**
