@@ -199,12 +199,15 @@ struct rxd_port_counters {
 	uint64_t group_reports_tx; /**< IGMP/MLD reports and leaves sent */
 	uint64_t arp_conflicts;    /**< ARP frames from another MAC claiming
 				    *   our address: not learnt, not answered */
+	uint64_t roce_bad_cnp;     /**< CNPs refused: to a UD QP or one not
+				    *   receiving, without BECN, or with
+				    *   another P_Key */
 };
 
 /*
  * Every frame a port receives (rx_pkts, before fault injection) is counted
  * once more by what became of it: roce_rx (a QP took it), a wire_err[]
- * reason, roce_not_local, roce_unknown_qp, roce_bad_peer,
+ * reason, roce_not_local, roce_unknown_qp, roce_bad_peer, roce_bad_cnp,
  * roce_mcast_no_member, other_dropped less net_other_dropped, or arp_rx,
  * icmp_rx, icmp6_rx, igmp_rx.  Each of the last four is counted once more
  * as arp_answered, nd_answered, echo_answered, echo_replies,
@@ -238,8 +241,8 @@ struct rxd_qp_stats {
 				    *   cnp_interval_us) */
 	uint64_t cnp_rx;           /**< CNPs received */
 	uint64_t rate_cuts;        /**< DCQCN rate cuts */
-	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s;
-				    *   0 = not paced (no CNP, or recovered) */
+	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s (line
+				    *   rate before a CNP); 0 = DCQCN off */
 };
 
 /**

@@ -142,11 +142,12 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 	UINT(PORT, "cnp_dscp", "48", 0, 63, P(cnp_dscp),
 		"DSCP of the CNPs sent (mlx5's cnp_dscp)"),
 	TYPED(PORT, "dcqcn", BOOL, "true", P(dcqcn.on),
-		"DCQCN: a QP cuts its rate on CNPs and is paced at that rate "
-		"until it has recovered to dcqcn.line_rate_mbps"),
+		"DCQCN: every QP is paced, at dcqcn.line_rate_mbps until a "
+		"CNP cuts its rate, then at that rate as it recovers"),
 	UINT(PORT, "dcqcn.line_rate_mbps", "10000", 1, 1000000,
 		P(dcqcn.line_mbps),
-		"a QP's rate before its first CNP, and the most it recovers to"),
+		"the port's rate: a QP's rate before its first CNP, and the "
+		"most it ever sends at"),
 	UINT(PORT, "dcqcn.min_rate_mbps", "1", 1, 1000000, P(dcqcn.min_mbps),
 		"the lowest rate a QP is cut to (mlx5's rpg_min_rate)"),
 	TYPED(PORT, "dcqcn.g", RATE, "0.00390625", P(dcqcn.g),

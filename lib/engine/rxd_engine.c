@@ -174,6 +174,23 @@ from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 }
 
 /*
+ * A CNP a QP may act on: to a connected QP that is receiving (RTR, RTS,
+ * SQD), with the BECN bit and the default P_Key, as ConnectX and rxd
+ * send them.  Anything else would let a forged frame (which may claim
+ * UDP source port 0, from_peer()) slow a QP down or reach a QP DCQCN
+ * does not run on.
+ */
+static bool
+cnp_ok(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
+{
+	enum ibv_qp_state st = qp->attr.qp_state;
+
+	return qp->type != IBV_QPT_UD && pkt->becn &&
+		(pkt->pkey & 0x7fff) == (RXD_DEFAULT_PKEY & 0x7fff) &&
+		(st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD);
+}
+
+/*
  * A RoCE frame refused for the reason counted by *why, unless its check
  * was deferred (RXD_PARSE_DEFER_ICRC) and it is corrupt: then that is the
  * reason.  Consumes m.
@@ -235,6 +252,10 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	}
 	if (!from_peer(qp, pkt)) {
 		roce_refuse(ep, m, pkt, &ep->roce.bad_peer);
+		return;
+	}
+	if (pkt->opcode == RXD_OP_CNP && !cnp_ok(qp, pkt)) {
+		roce_refuse(ep, m, pkt, &ep->roce.bad_cnp);
 		return;
 	}
 	if (!rxd_transport_rx(qp, m, pkt)) {

@@ -39,6 +39,7 @@ struct rxd_roce_stats {
 	uint64_t unknown_qp;                  /**< no such QP */
 	uint64_t bad_peer;                    /**< not from the QP's peer
 					       *   (address or UDP port) */
+	uint64_t bad_cnp;                     /**< CNPs no QP may act on */
 	uint64_t qkey_viol;                   /**< UD Q_Key mismatches (of rx) */
 	uint64_t other_dropped;               /**< other UDP, unknown L3 */
 	uint64_t mcast_no_member;             /**< to a group no QP here is
@@ -46,7 +47,7 @@ struct rxd_roce_stats {
 	uint64_t ce;                          /**< CE-marked RoCE frames
 					       *   (of any outcome) */
 	/* Every frame received ends in exactly one of rx, wire_err[],
-	 * not_local, unknown_qp, bad_peer, other_dropped, mcast_no_member,
+	 * not_local, unknown_qp, bad_peer, bad_cnp, other_dropped, mcast_no_member,
 	 * or lib/net's arp_rx, icmp_rx, icmp6_rx, igmp_rx.  A frame to a
 	 * group counts once in rx however many QPs take it. */
 };

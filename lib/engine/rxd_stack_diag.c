@@ -25,6 +25,7 @@ add_roce(struct rxd_port_counters *c, const struct rxd_roce_stats *r)
 	c->roce_not_local += r->not_local;
 	c->roce_unknown_qp += r->unknown_qp;
 	c->roce_bad_peer += r->bad_peer;
+	c->roce_bad_cnp += r->bad_cnp;
 	c->qkey_viol += r->qkey_viol;
 	c->other_dropped += r->other_dropped;
 	c->roce_mcast_no_member += r->mcast_no_member;

@@ -47,7 +47,7 @@ static const struct field port_fields[] = {
 	PORT_U64(qps), PORT_CNT(rx_pkts), PORT_CNT(rx_bytes),
 	PORT_CNT(tx_pkts), PORT_CNT(tx_bytes), PORT_CNT(tx_full),
 	PORT_CNT(roce_rx), PORT_CNT(roce_not_local), PORT_CNT(roce_unknown_qp),
-	PORT_CNT(roce_bad_peer), PORT_CNT(qkey_viol), PORT_CNT(other_dropped),
+	PORT_CNT(roce_bad_peer), PORT_CNT(roce_bad_cnp), PORT_CNT(qkey_viol), PORT_CNT(other_dropped),
 	PORT_U64(wire_err_total), PORT_CNT(arp_rx), PORT_CNT(arp_tx),
 	PORT_CNT(nd_rx), PORT_CNT(nd_tx), PORT_CNT(echo_answered),
 	PORT_CNT(echo_replies), PORT_CNT(not_for_us), PORT_CNT(malformed),

@@ -4,8 +4,8 @@
  * it answers CE-marked frames with at most one CNP per cnp_gap; as
  * reaction point it feeds CNPs and sent bytes to its rate machine
  * (rxd_dcqcn.c) and holds its frames back while the token bucket is
- * empty.  A QP that never got a CNP is not paced and costs one test of
- * dcqcn.limited per frame.
+ * empty.  With DCQCN off a QP costs one test of dcqcn.limited per frame;
+ * with it on every QP is paced, at line rate until a CNP comes.
  */
 #include <rte_cycles.h>
 
@@ -18,13 +18,16 @@ rxd_cc_bind(struct rxd_rc *rc)
 	rxd_cc_reset(rc);
 }
 
-/* A new connection starts unpaced, free to send a CNP at once. */
+/* A new connection starts paced at line rate with an empty bucket, free
+ * to send a CNP at once. */
 void
 rxd_cc_reset(struct rxd_rc *rc)
 {
 	rc->cnp_next = 0;
-	if (rc->x.dcqcn != NULL)
-		rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);
+	if (rc->x.dcqcn == NULL)
+		return;
+	rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);
+	rxd_pacer_start(&rc->pacer, rte_rdtsc());
 }
 
 static uint64_t
@@ -47,15 +50,10 @@ rxd_cc_ce(struct rxd_rc *rc)
 void
 rxd_cc_cnp(struct rxd_rc *rc)
 {
-	uint64_t now = rte_rdtsc();
-	bool was = rc->dcqcn.limited;
-
 	rc->cnt.cnp_rx++;
 	if (rc->x.dcqcn == NULL)
 		return;
-	rxd_dcqcn_cnp(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
-	if (!was && rc->dcqcn.limited)
-		rxd_pacer_start(&rc->pacer, now);
+	rxd_dcqcn_cnp(&rc->dcqcn, rc->x.dcqcn, now_us(rc, rte_rdtsc()));
 }
 
 /* Whether a paced QP's bucket lets a frame go now (the rate machine's
@@ -65,9 +63,8 @@ rxd_cc_may_send(struct rxd_rc *rc)
 {
 	uint64_t now = rte_rdtsc();
 
-	rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
-	if (!rc->dcqcn.limited)
-		return true;
+	if (rc->dcqcn.cuts > 0)
+		rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
 	return rxd_pacer_ready(&rc->pacer, rc->dcqcn.rc,
 			       rc->x.dcqcn->burst_bytes, now, rc->tsc_per_us);
 }
@@ -76,10 +73,11 @@ void
 rxd_cc_sent(struct rxd_rc *rc, uint32_t len)
 {
 	rxd_pacer_charge(&rc->pacer, len);
-	rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
+	if (rc->dcqcn.cuts > 0)
+		rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
 }
 
-/* Current rate in Mbit/s, 0 while the QP is not paced. */
+/* Current rate in Mbit/s, 0 while the QP is not paced (DCQCN off). */
 double
 rxd_cc_rate(const struct rxd_rc *rc)
 {

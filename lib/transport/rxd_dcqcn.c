@@ -7,7 +7,10 @@
  * increase event: fast recovery (current = (target + current) / 2) while
  * both event counts are below F, hyper increase (target += (min - F) R_HAI)
  * when both are above F, additive increase (target += R_AI) otherwise.
- * A QP whose rate is back at line rate is no longer paced.
+ * A QP starts at line rate and is paced from its first frame, as a NIC's
+ * QP never leaves faster than its port: a QP that ran unpaced until its
+ * first CNP, or again once recovered, would send a window's burst into a
+ * queue that was already full (doc/performance.md, "Congestion").
  */
 #include "rxd_dcqcn.h"
 
@@ -34,8 +37,8 @@ rxd_dcqcn_params_default(struct rxd_dcqcn_params *p)
 void
 rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p)
 {
-	*d = (struct rxd_dcqcn){ .rc = p->line_mbps, .rt = p->line_mbps,
-		.alpha = 1.0 };
+	*d = (struct rxd_dcqcn){ .limited = true, .rc = p->line_mbps,
+		.rt = p->line_mbps, .alpha = 1.0 };
 }
 
 static uint32_t
@@ -59,19 +62,16 @@ increase(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p)
 	if (d->rt > p->line_mbps)
 		d->rt = p->line_mbps;
 	d->rc = (d->rt + d->rc) / 2;
-	if (d->rc >= p->line_mbps * 0.999) {   /* recovered: unpaced */
+	if (d->rc >= p->line_mbps * 0.999)   /* recovered */
 		d->rc = p->line_mbps;
-		d->limited = false;
-	}
 }
 
 void
 rxd_dcqcn_cnp(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 	      uint64_t now_us)
 {
-	if (d->limited && now_us - d->last_cut < p->cut_gap_us)
+	if (d->cuts > 0 && now_us - d->last_cut < p->cut_gap_us)
 		return;
-	d->limited = true;
 	d->last_cut = now_us;
 	d->rt = d->rc;
 	d->rc *= 1 - d->alpha / 2;
@@ -91,14 +91,15 @@ rxd_dcqcn_tick(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 {
 	unsigned int n;
 
+	if (d->cuts == 0)      /* at line rate since the start: no events */
+		return;
 	for (n = 0; now_us >= d->alpha_at && n < MAX_CATCH_UP; n++) {
 		d->alpha *= 1 - p->g;
 		d->alpha_at += p->alpha_us;
 	}
 	if (n == MAX_CATCH_UP)
 		d->alpha_at = now_us + p->alpha_us;
-	for (n = 0; d->limited && now_us >= d->timer_at && n < MAX_CATCH_UP;
-	     n++) {
+	for (n = 0; now_us >= d->timer_at && n < MAX_CATCH_UP; n++) {
 		d->t_events++;
 		d->timer_at += p->timer_us;
 		increase(d, p);
@@ -111,37 +112,12 @@ void
 rxd_dcqcn_sent(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 	       uint32_t bytes)
 {
-	if (!d->limited)
+	if (d->cuts == 0)
 		return;
 	d->bytes += bytes;
-	while (d->limited && d->bytes >= p->byte_reset) {
+	while (d->bytes >= p->byte_reset) {
 		d->bytes -= p->byte_reset;
 		d->b_events++;
 		increase(d, p);
 	}
-}
-
-void
-rxd_pacer_start(struct rxd_pacer *b, uint64_t now)
-{
-	b->tokens = 0;
-	b->at = now;
-}
-
-bool
-rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
-		uint64_t now, double ticks_per_us)
-{
-	/* Mbit/s is bits per microsecond: mbps / 8 bytes per us */
-	b->tokens += (double)(now - b->at) / ticks_per_us * mbps / 8;
-	b->at = now;
-	if (b->tokens > burst)
-		b->tokens = burst;
-	return b->tokens > 0;
-}
-
-void
-rxd_pacer_charge(struct rxd_pacer *b, uint32_t len)
-{
-	b->tokens -= len;
 }

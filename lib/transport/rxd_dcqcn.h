@@ -15,7 +15,8 @@
 
 /** The parameters (doc/architecture.md cites where each default comes from). */
 struct rxd_dcqcn_params {
-	double line_mbps;        /**< rate before the first CNP, and the cap */
+	double line_mbps;        /**< the port's rate: a QP starts there,
+				  *   and never goes faster */
 	double min_mbps;         /**< never paced below this (mlx5 rpg_min_rate) */
 	double g;                /**< alpha gain (paper: 1/256) */
 	uint32_t alpha_us;       /**< alpha update period K (paper: 55 us) */
@@ -33,7 +34,7 @@ struct rxd_dcqcn_params {
 
 /** One QP's rate state. */
 struct rxd_dcqcn {
-	bool limited;            /**< a CNP came: the QP is paced */
+	bool limited;            /**< the QP is paced (DCQCN runs on it) */
 	double rc;               /**< current rate, Mbit/s */
 	double rt;               /**< target rate, Mbit/s */
 	double alpha;
@@ -49,18 +50,20 @@ struct rxd_dcqcn {
 /** The defaults of doc/architecture.md. */
 void rxd_dcqcn_params_default(struct rxd_dcqcn_params *p);
 
-/** Start a QP at line rate, unpaced. */
+/** Start a QP at line rate, paced there. */
 void rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p);
 
-/** A CNP arrived at now_us: cut the rate (at most once per cut_gap_us). */
+/** A CNP arrived at now_us: cut the rate (at most once per cut_gap_us
+ * after the last cut). */
 void rxd_dcqcn_cnp(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		   uint64_t now_us);
 
-/** Run the alpha and timer events due at now_us. */
+/** Run the alpha and timer events due at now_us (none before a cut). */
 void rxd_dcqcn_tick(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		    uint64_t now_us);
 
-/** bytes were sent: count them, with a byte event per byte_reset. */
+/** bytes were sent: count them, with a byte event per byte_reset (none
+ *  before a cut). */
 void rxd_dcqcn_sent(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 		    uint32_t bytes);
 
@@ -85,17 +88,36 @@ struct rxd_pacer {
 };
 
 /** Empty the bucket at clock now (a QP starts being paced). */
-void rxd_pacer_start(struct rxd_pacer *b, uint64_t now);
+static inline void
+rxd_pacer_start(struct rxd_pacer *b, uint64_t now)
+{
+	b->tokens = 0;
+	b->at = now;
+}
 
 /**
  * Refill the bucket for the time since the last refill (clock ticks,
  * ticks_per_us of them a microsecond) at mbps, up to burst bytes.
  * @return true if a frame may leave now (the bucket is not empty).
+ * Inline: every frame of a QP DCQCN runs on passes here.
  */
-bool rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
-		     uint64_t now, double ticks_per_us);
+static inline bool
+rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
+		uint64_t now, double ticks_per_us)
+{
+	/* Mbit/s is bits per microsecond: mbps / 8 bytes per us */
+	b->tokens += (double)(now - b->at) / ticks_per_us * mbps / 8;
+	b->at = now;
+	if (b->tokens > burst)
+		b->tokens = burst;
+	return b->tokens > 0;
+}
 
 /** A frame of len bytes left: take its bytes from the bucket. */
-void rxd_pacer_charge(struct rxd_pacer *b, uint32_t len);
+static inline void
+rxd_pacer_charge(struct rxd_pacer *b, uint32_t len)
+{
+	b->tokens -= len;
+}
 
 #endif /* RXD_DCQCN_H */

@@ -7,7 +7,7 @@
  * rest be flushed ("RETRY_EXCEEDED ID k" is printed); message k
  * holds the pattern of seed (ID << 24 | k) and lands in remote slot
  * k % DEPTH.  It prints its completed bytes every 100 ms ("FLOW ID t_ms
- * bytes") and its QP counters at the end ("SENDER ID ...").
+ * bytes cnp_rx retransmits rate_kbps", running totals but the rate) and its QP counters at the end ("SENDER ID ...").
  * "receiver SOCKET0 SOCKET1" serves one QP per sender; when a sender is
  * done it says how many messages completed successfully, and the
  * receiver checks that each of its slots holds the last message written
@@ -163,6 +163,19 @@ print_counters(const char *who, unsigned int id, const struct conn *c)
 	       (unsigned long)st.rate_cuts, (unsigned long)st.rate_kbps);
 }
 
+/* One line of the per-interval trace. */
+static void
+print_flow(unsigned int id, double t_ms, uint64_t bytes, const struct conn *c)
+{
+	struct rxd_qp_stats st;
+
+	if (rxd_qp_stats(0, c->qp->qp_num, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	printf("FLOW %u %.0f %lu %lu %lu %lu\n", id, t_ms,
+	       (unsigned long)bytes, (unsigned long)st.cnp_rx,
+	       (unsigned long)st.retransmits, (unsigned long)st.rate_kbps);
+}
+
 /* Completion number done of a stream: in order, successful, or the
  * retry-exceeded that ends it and the flushes after.  @return 0 or 1. */
 static int
@@ -214,8 +227,7 @@ sender(unsigned int id, const char *path, double secs)
 		if ((t - t0 >= secs || res.failed) && done == posted)
 			break;
 		if (t >= next) {
-			printf("FLOW %u %.0f %lu\n", id, (t - t0) * 1000,
-			       (unsigned long)(res.ok * MSG));
+			print_flow(id, (t - t0) * 1000, res.ok * MSG, &c);
 			next += 0.1;
 		}
 		if (t - t0 > secs + 60) {

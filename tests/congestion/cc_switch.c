@@ -8,8 +8,9 @@
  * --mark frames or more queued is marked CE (step marking, as DCTCP
  * switches do), a frame that finds the queue full is dropped.  Every
  * --report-ms it prints the bytes served per ingress port (one line per
- * report, "RATE t_ms bytes0 bytes1 bytes2 qlen"), and at the end its
- * totals ("SWITCH ...").
+ * report, "RATE t_ms bytes0 bytes1 bytes2 qlen dropped marked"; bytes,
+ * drops and marks are running totals), and at the end its totals
+ * ("SWITCH ...").
  *
  * usage: cc-switch EAL -- RATE_MBPS DEPTH MARK BOTTLENECK SECONDS REPORT_MS
  */
@@ -214,10 +215,11 @@ parse(int argc, char **argv, struct settings *s)
 static void
 report(const struct counts *c, uint64_t t_ms)
 {
-	printf("RATE %lu %lu %lu %lu %u\n", (unsigned long)t_ms,
+	printf("RATE %lu %lu %lu %lu %u %lu %lu\n", (unsigned long)t_ms,
 	       (unsigned long)c->served_bytes[0],
 	       (unsigned long)c->served_bytes[1],
-	       (unsigned long)c->served_bytes[2], q_len);
+	       (unsigned long)c->served_bytes[2], q_len,
+	       (unsigned long)c->dropped, (unsigned long)c->marked);
 	fflush(stdout);
 }
 

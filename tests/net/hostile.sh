@@ -164,9 +164,9 @@ for who in server client; do
 		sed "s/^/$who counters: /"
 	grep "^$who class_" "$dir/manifest" | sed 's/^/manifest: /' | tr '\n' ' '
 	echo
-	for fate in wire bad_peer neigh_ignored malformed; do
+	for fate in wire bad_peer bad_cnp neigh_ignored malformed; do
 		if [ $fate = wire ]; then got=$(wire_delta "$log")
-		else got=$(delta "$log" "$(echo $fate | sed 's/bad_peer/roce_bad_peer/')"); fi
+		else got=$(delta "$log" "$(echo $fate | sed 's/^bad_/roce_bad_/')"); fi
 		want=$(sent $who $fate)
 		[ "$got" = "$want" ] &&
 			pass "$who: $want frames dropped as $fate, as sent" ||

@@ -96,14 +96,17 @@ class Gen:
         return b''
 
     def roce(self, h, op, qpn, src_ip=None, sport=None, payload=b'',
-             psn=None, bad_icrc=False, **ip_kw):
+             psn=None, bad_icrc=False, bth_kw=None, **ip_kw):
         """A RoCEv2 frame with a valid ICRC (or one bit off) at host h."""
         ext = self.ext_headers(op, len(payload))
         pad = -len(payload) % 4
-        bth = BTH(opcode=op, padcount=pad, dqpn=qpn, ackreq=1,
-                  psn=self.plausible_psn(h) if psn is None else psn)
+        bth = BTH(**dict(dict(opcode=op, padcount=pad, dqpn=qpn, ackreq=1,
+                              psn=self.plausible_psn(h) if psn is None else psn),
+                         **(bth_kw or {})))
+        if sport is None:
+            sport = self.foreign_sport()
         p = (self.eth(h) / IP(src=src_ip or self.me_ip, dst=h.ip, flags='DF', **ip_kw)
-             / UDP(sport=sport or self.foreign_sport(), dport=ROCE_PORT, chksum=0)
+             / UDP(sport=sport, dport=ROCE_PORT, chksum=0)
              / bth / Raw(ext + payload + bytes(pad)))
         b = bytearray(bytes(p))
         if bad_icrc:
@@ -181,6 +184,18 @@ class Gen:
         h = self.victim()
         src = self.r.choice([self.me_ip, self.peer_of(h).ip])
         return self.roce(h, CNP, h.rc_qpn, src_ip=src), [h]
+
+    def cnp_port0(self):
+        """CNPs from the peer's address and UDP source port 0 (as ConnectX
+        sends them), so they pass the peer check, but without BECN, with
+        another P_Key, or to the UD QP: refused as bad_cnp."""
+        h = self.victim()
+        kind = self.r.randrange(3)
+        qpn = h.ud_qpn if kind == 2 else h.rc_qpn
+        kw = [{'becn': 0, 'ackreq': 0}, {'becn': 1, 'ackreq': 0,
+              'pkey': 0x1234}, {'becn': 1, 'ackreq': 0}][kind]
+        return self.roce(h, CNP, qpn, src_ip=self.peer_of(h).ip, sport=0,
+                         psn=0, bth_kw=kw), [h]
 
     def over_path_mtu(self):
         """Larger than the connection's path MTU (1024), from the peer's
@@ -316,6 +331,7 @@ CLASSES = {
     'forged_ack_spoofed': (8, 'bad_peer'),
     'unasked_read_response': (5, 'bad_peer'),
     'cnp': (3, 'bad_peer'),
+    'cnp_port0': (3, 'bad_cnp'),
     'over_path_mtu': (3, 'bad_peer'),
     'under_path_mtu': (3, 'wire'),
     'ud_foreign': (3, 'roce_rx'),

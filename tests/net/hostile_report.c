@@ -23,7 +23,7 @@ struct counter {
 /* What became of each frame received: rx_pkts is the sum of these ... */
 static const struct counter frame_fates[] = {
 	PC(roce_rx), PC(roce_not_local), PC(roce_unknown_qp),
-	PC(roce_bad_peer), PC(other_dropped), PC(arp_rx), PC(icmp_rx),
+	PC(roce_bad_peer), PC(roce_bad_cnp), PC(other_dropped), PC(arp_rx), PC(icmp_rx),
 	PC(icmp6_rx), PC(roce_mcast_no_member), PC(igmp_rx),
 };
 

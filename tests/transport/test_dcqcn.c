@@ -46,20 +46,21 @@ Test(dcqcn, defaults_are_the_documented_ones)
 	cr_assert_eq(p.cut_gap_us, 4);
 }
 
-Test(dcqcn, starts_at_line_rate_unpaced)
+Test(dcqcn, starts_paced_at_line_rate_and_stays_there)
 {
 	struct rxd_dcqcn_params p = params();
 	struct rxd_dcqcn d;
 
 	rxd_dcqcn_init(&d, &p);
-	cr_assert(!d.limited);
+	cr_assert(d.limited);
 	cr_assert_eq(d.rc, 1000);
 	cr_assert_eq(d.alpha, 1);
-	rxd_dcqcn_sent(&d, &p, 100000);   /* no events while unpaced */
+	rxd_dcqcn_sent(&d, &p, 100000);   /* no events before a cut */
 	rxd_dcqcn_tick(&d, &p, 100000);
 	cr_assert_eq(d.b_events, 0);
 	cr_assert_eq(d.t_events, 0);
 	cr_assert_eq(d.rc, 1000);
+	cr_assert_eq(d.rt, 1000);
 }
 
 Test(dcqcn, cut_by_alpha_once_per_gap)
@@ -140,7 +141,7 @@ Test(dcqcn, fast_recovery_then_additive_then_hyper)
 	cr_assert_eq(d.rc, 660.703125);
 }
 
-Test(dcqcn, recovers_to_line_rate_and_stops_pacing)
+Test(dcqcn, recovers_to_line_rate_and_stays_paced)
 {
 	struct rxd_dcqcn_params p = params();
 	struct rxd_dcqcn d;
@@ -148,11 +149,13 @@ Test(dcqcn, recovers_to_line_rate_and_stops_pacing)
 
 	rxd_dcqcn_init(&d, &p);
 	rxd_dcqcn_cnp(&d, &p, 0);
-	for (i = 0; i < 200 && d.limited; i++)
+	for (i = 0; i < 200 && d.rc < 1000; i++)
 		rxd_dcqcn_sent(&d, &p, 1000);
-	cr_assert(!d.limited, "still paced at %f Mbit/s", d.rc);
-	cr_assert_eq(d.rc, 1000);
+	cr_assert(d.limited);
+	cr_assert_eq(d.rc, 1000, "still at %f Mbit/s", d.rc);
 	cr_assert_eq(d.rt, 1000);
+	rxd_dcqcn_sent(&d, &p, 100000);   /* never above line rate */
+	cr_assert_eq(d.rc, 1000);
 }
 
 Test(dcqcn, cut_never_below_min_rate)
@@ -176,7 +179,7 @@ Test(dcqcn, a_long_idle_catches_up_in_bounded_work)
 	rxd_dcqcn_cnp(&d, &p, 0);
 	rxd_dcqcn_tick(&d, &p, UINT64_C(1) << 40);
 	cr_assert(d.alpha < 1e-9);
-	cr_assert(!d.limited);
+	cr_assert(d.limited);
 	cr_assert_eq(d.rc, 1000);
 }
 
