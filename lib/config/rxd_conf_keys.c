@@ -144,7 +144,7 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 	TYPED(PORT, "dcqcn", BOOL, "true", P(dcqcn.on),
 		"DCQCN: every QP is paced, at dcqcn.line_rate_mbps until a "
 		"CNP cuts its rate, then at that rate as it recovers"),
-	UINT(PORT, "dcqcn.line_rate_mbps", "10000", 1, 1000000,
+	UINT(PORT, "dcqcn.line_rate_mbps", "100000", 1, 1000000,
 		P(dcqcn.line_mbps),
 		"the port's rate: a QP's rate before its first CNP, and the "
 		"most it ever sends at"),

@@ -21,7 +21,7 @@
 void
 rxd_dcqcn_params_default(struct rxd_dcqcn_params *p)
 {
-	p->line_mbps = 10000;
+	p->line_mbps = 100000;
 	p->min_mbps = 1;
 	p->g = 1.0 / 256;
 	p->alpha_us = 55;
