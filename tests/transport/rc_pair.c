@@ -160,27 +160,86 @@ shard_args(const struct rc_opts *o, char **eal, char *port1, size_t len)
 	return 2;
 }
 
+/*
+ * RXD_PAIR_LINK=memif joins the two ports with a pair of memif vdevs in
+ * this process (server and client on one socket) instead of a net_ring
+ * pair: the PMD rxd users run, with a queue pair per engine.  @return the
+ * EAL arguments added at eal.
+ */
+static int
+link_args(char **eal, char *socket_path, size_t len)
+{
+	static char server[160], client[160];
+	const char *v = getenv("RXD_PAIR_LINK");
+
+	if (v == NULL || strcmp(v, "memif") != 0)
+		return 0;
+	snprintf(socket_path, len, "/tmp/rxd-pair-%d.sock", (int)getpid());
+	unlink(socket_path);
+	snprintf(server, sizeof(server), "--vdev=net_memif0,role=server,id=0,"
+		 "socket=%s,socket-abstract=no", socket_path);
+	snprintf(client, sizeof(client), "--vdev=net_memif1,role=client,id=0,"
+		 "socket=%s,socket-abstract=no", socket_path);
+	eal[0] = server;
+	eal[1] = client;
+	return 2;
+}
+
+/* Both ports ACTIVE (a memif link comes up a moment after the start). */
+static void
+wait_active(struct ibv_device **list)
+{
+	struct ibv_port_attr pa;
+	int i, tries;
+
+	for (i = 0; i < 2; i++) {
+		struct ibv_context *c = ibv_open_device(list[i]);
+
+		cr_assert_not_null(c);
+		for (tries = 0; tries < 3000; tries++) {
+			cr_assert_eq(ibv_query_port(c, 1, &pa), 0);
+			if (pa.state == IBV_PORT_ACTIVE)
+				break;
+			usleep(10000);
+		}
+		cr_assert_eq(pa.state, IBV_PORT_ACTIVE, "port %d link", i);
+		ibv_close_device(c);
+	}
+}
+
 void
 rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 {
-	char *eal[] = { "test", "-l", (char *)o->eal_lcores, "--no-pci",
+	char *eal[12] = { "test", "-l", (char *)o->eal_lcores, "--no-pci",
 		"--no-huge", "-m", "512", "--no-shconf",
 		"--log-level=lib.eal:error" };
+	static char pair_socket[64];
 	char port1[64];
 	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
 		"0:10.0.0.9/24", "--ip", "1:10.0.0.2/24", "--set",
 		"limits.mbufs=16383", "--set", port1 };
-	int n_app = 9, n = 0;
+	int n_app = 9, n = 0, n_eal = 9, memif;
 	struct ibv_device **list;
 
 	memset(p, 0, sizeof(*p));
 	n_app += shard_args(o, eal, port1, sizeof(port1));
-	cr_assert_geq(rte_eal_init(9, eal), 0);
-	cr_assert_eq(rxd_port_ring_pair("rcA", "rcB", 0, &p->port_a,
-					&p->port_b), 0);
+	memif = link_args(eal + n_eal, pair_socket, sizeof(pair_socket));
+	n_eal += memif;
+	cr_assert_geq(rte_eal_init(n_eal, eal), 0);
+	if (memif) {
+		p->port_a = 0;
+		p->port_b = 1;
+	} else {
+		cr_assert_eq(rxd_port_ring_pair("rcA", "rcB", 0, &p->port_a,
+						&p->port_b), 0);
+	}
 	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
 	list = ibv_get_device_list(&n);
 	cr_assert_eq(n, 2);
+	if (memif) {
+		wait_active(list);
+		unlink(pair_socket);   /* connected: no one else may dial in */
+	}
 	open_end(&p->a, list[0], o);
 	open_end(&p->b, list[1], o);
 	ibv_free_device_list(list);
