@@ -174,6 +174,16 @@ pair() {
 	report "$name" "$rc" "$tool $args ($side serves, rxd GID $ri)" "$t0"
 }
 
+# rping_teardown_race LOG: rping's server finished its run (the client's
+# disconnect ends its loop with status 0), then its CM thread, still
+# polling, took an event of the id the main thread was destroying and
+# exited on rdma_get_cm_event's EBADF: rping's own race, in the guest,
+# after every buffer was compared.
+rping_teardown_race() {
+	grep -q 'server DISCONNECT EVENT' "$1" &&
+		tail -n 1 "$1" | grep -qx 'rdma_get_cm_event: Bad file descriptor'
+}
+
 # rping_pair NAME SERVER_SIDE: rping -V over rdma_cm (addresses, not GIDs).
 rping_pair() {
 	local name=$model-$1 side=$2 job rc t0 r
@@ -186,6 +196,12 @@ rping_pair() {
 		"$H/guest-exec.sh" -t 300 "$r $ra -c -a $RXD_INTEROP_GUEST_IP" >"$out/$name.rxd.log" 2>&1
 		rc=$?
 		finish "$job" 120 "$out/$name.rxe.log" || rc=$((rc | 2))
+		if [ "$rc" = 2 ] && rping_teardown_race "$out/$name.rxe.log"; then
+			echo "KNOWN: $model: rping's server (rdma_rxe) exited on" \
+				"rdma_get_cm_event: EBADF after its run: its CM" \
+				"thread's teardown race, not counted"
+			rc=0
+		fi
 	else
 		job=$("$H/guest-exec.sh" -b "$r $ra -s -a $rxd_ip")
 		wait_until 300 "$rxd_up" || echo "    (rxd not up after 300 s)"
