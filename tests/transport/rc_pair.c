@@ -161,7 +161,8 @@ shard_args(const struct rc_opts *o, char **eal, char *port1, size_t len)
 }
 
 /*
- * RXD_PAIR_LINK=memif joins the two ports with a pair of memif vdevs in
+ * RXD_PAIR_LINK=memif (ring, the default, is the net_ring pair; anything
+ * else fails the test) joins the two ports with a pair of memif vdevs in
  * this process (server and client on one socket) instead of a net_ring
  * pair: the PMD rxd users run, with a queue pair per engine.  @return the
  * EAL arguments added at eal.
@@ -172,8 +173,10 @@ link_args(char **eal, char *socket_path, size_t len)
 	static char server[160], client[160];
 	const char *v = getenv("RXD_PAIR_LINK");
 
-	if (v == NULL || strcmp(v, "memif") != 0)
+	if (v == NULL || v[0] == '\0' || strcmp(v, "ring") == 0)
 		return 0;
+	cr_assert_str_eq(v, "memif", "RXD_PAIR_LINK: '%s' is neither ring "
+			 "nor memif", v);
 	snprintf(socket_path, len, "/tmp/rxd-pair-%d.sock", (int)getpid());
 	unlink(socket_path);
 	snprintf(server, sizeof(server), "--vdev=net_memif0,role=server,id=0,"
