@@ -243,6 +243,8 @@ struct rxd_qp_stats {
 	uint64_t rate_cuts;        /**< DCQCN rate cuts */
 	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s (line
 				    *   rate before a CNP); 0 = DCQCN off */
+	uint64_t keepalives;       /**< keepalive probes sent to a silent
+				    *   peer (port key keepalive_ms) */
 };
 
 /**

@@ -20,6 +20,7 @@ static const struct env_var {
 	{ "RXD_LOG", RXD_CONF_SECT_LOG, "level" },
 	{ "RXD_ECN", RXD_CONF_SECT_PORT + 0, "ecn" },
 	{ "RXD_DCQCN", RXD_CONF_SECT_PORT + 0, "dcqcn" },
+	{ "RXD_KEEPALIVE_MS", RXD_CONF_SECT_PORT + 0, "keepalive_ms" },
 };
 
 /* Apply the environment over c (RXD_CONFIG only if with_file). */

@@ -141,6 +141,12 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 		"(the DCQCN paper's N)"),
 	UINT(PORT, "cnp_dscp", "48", 0, 63, P(cnp_dscp),
 		"DSCP of the CNPs sent (mlx5's cnp_dscp)"),
+	UINT(PORT, "keepalive_ms", "5000", 0, 3600000, P(keepalive_ms),
+		"an RC QP that heard its peer and has received nothing and "
+		"has nothing outstanding for this long probes it (a 0-byte "
+		"duplicate WRITE, answered by an ACK); unanswered retry_cnt "
+		"+ 1 times, one ACK timeout apart, the QP goes to ERR with "
+		"IBV_EVENT_QP_FATAL; 0 = never"),
 	TYPED(PORT, "dcqcn", BOOL, "true", P(dcqcn.on),
 		"DCQCN: every QP is paced, at dcqcn.line_rate_mbps until a "
 		"CNP cuts its rate, then at that rate as it recovers"),

@@ -105,6 +105,7 @@ struct rxd_conf_port {
 	bool ecn;		/**< send RoCEv2 frames with ECT(0) */
 	uint32_t cnp_interval_us;	/**< least time between CNPs of a QP */
 	uint32_t cnp_dscp;	/**< DSCP of the CNPs sent */
+	uint32_t keepalive_ms;	/**< idle time before an RC QP probes */
 	struct rxd_conf_dcqcn dcqcn;	/**< the QPs' rate control */
 };
 

@@ -386,6 +386,7 @@ tick(struct rxd_engine *e, uint64_t now)
 		if (poll_link)
 			link_poll(ep);
 	}
+	rxd_qp_keepalive_sweep(e, now);
 }
 
 /* Run the send queues that rang; a QP with work left rings again. */

@@ -107,6 +107,7 @@ struct rxd_engine {
 	struct rxd_engine_stats stats;
 	struct rxd_handoff handoff;   /**< to and from engines sharing ports */
 	uint32_t n_qps;               /**< QPs it owns */
+	uint32_t keepalive_at;        /**< QPN the keepalive sweep is at */
 	uint64_t busy_cycles;         /**< TSC cycles of passes with work */
 	uint64_t idle_cycles;         /**< TSC cycles of passes without */
 	uint64_t last_now;            /**< clock reading of the last pass */

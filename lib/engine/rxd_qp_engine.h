@@ -52,6 +52,12 @@ void rxd_qp_detach(struct rxd_qp_core *qp);
 int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
 		 int mask);
 
+/**
+ * Run the keepalive of a slice of the engine's QPs (engine side, every
+ * tick): each QP of its ports is looked at once every 100 ticks.
+ */
+void rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now);
+
 /** The QP with this QPN on a port, or NULL (engine side). */
 struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);
 

@@ -187,6 +187,7 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		if (from != IBV_QPS_RTR) {
 			rc->sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
 			rxd_cc_reset(rc);
+			rxd_keepalive_reset(rc);
 		}
 		build_template(rc);
 		rc->epsn = a->rq_psn;

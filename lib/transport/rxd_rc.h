@@ -95,6 +95,11 @@ struct rxd_rc {
 	struct rxd_dcqcn dcqcn;    /**< this QP's rate (reaction point) */
 	struct rxd_pacer pacer;
 	double tsc_per_us;
+	/* keepalive (rxd_keepalive.c) */
+	uint64_t ka_since;         /**< TSC of the last sign of the peer */
+	uint64_t ka_heard;         /**< cnt.rx_pkts seen then */
+	uint8_t ka_probes;         /**< probes unanswered */
+	bool ka_armed;             /**< the peer was heard since RTR */
 	struct rxd_qp_stats cnt;
 };
 
@@ -195,6 +200,9 @@ void rxd_cc_cnp(struct rxd_rc *rc);
 bool rxd_cc_may_send(struct rxd_rc *rc);
 void rxd_cc_sent(struct rxd_rc *rc, uint32_t len);
 double rxd_cc_rate(const struct rxd_rc *rc);
+
+/* rxd_keepalive.c */
+void rxd_keepalive_reset(struct rxd_rc *rc);
 
 /* rxd_req.c */
 void rxd_req_rewind(struct rxd_rc *rc, uint32_t psn);

@@ -45,6 +45,8 @@ struct rxd_xmit {
 	uint64_t cnp_gap;
 	/** DCQCN parameters of the port; NULL: CNPs do not slow QPs down. */
 	const struct rxd_dcqcn_params *dcqcn;
+	/** Idle time before an RC QP probes its peer (TSC); 0: never. */
+	uint64_t keepalive;
 };
 
 /** Per-engine list of QPs with a running timer. */
@@ -92,6 +94,13 @@ bool rxd_transport_sq(struct rxd_qp_core *qp);
 
 /** Fire due retransmission and RNR timers of the list. */
 void rxd_transport_timers(struct rxd_timers *t, uint64_t now);
+
+/**
+ * Look at an RC QP's keepalive (rxd_keepalive.c): probe a peer silent for
+ * the interval, give a dead one up.  The engine calls it for each of its
+ * QPs every few hundred milliseconds at most.
+ */
+void rxd_transport_keepalive(struct rxd_qp_core *qp, uint64_t now);
 
 /** Copy the QP's counters. */
 void rxd_transport_counters(const struct rxd_qp_core *qp,

@@ -146,13 +146,16 @@ fi
 
 # The other way round: the client killed (SIGKILL) during a long zero-copy
 # am_bw run.  The server only receives: its RC QP has nothing in flight,
-# so nothing of its own can time out (RC has no keepalive, UCT's perftest
-# none of its own, and a killed rxd sends nothing; the same on a kernel
-# device).  Within 30 s it must end with an error exit (PASS) or still be
-# polling: then gdb (when installed) must show its main thread waiting in
-# rxd_verbs_poll_cq called from UCT (libuct_ib), the engine idle: KNOWN,
-# and the test kills it.  A crash or a sanitizer report fails.  Then a
-# new pair must pass.
+# and a killed rxd sends no DREQ (on a kernel device it would wait for
+# ever).  rxd's keepalive (keepalive_ms, 5 s by default) probes the silent
+# peer and moves the QP to ERR with IBV_EVENT_QP_FATAL.  Within 30 s the
+# server must end with an error exit (PASS: UCX aborts on the error
+# completion of its next send), or UCX must have logged that async event
+# ("local work queue catastrophic error"): UCT's perftest, whose receives
+# are on an SRQ (no completion flushes them), then waits on, its choice:
+# KNOWN, gdb shows where, and the test kills it.  Still waiting without
+# that event, a crash or a sanitizer report fails.  Then a new pair must
+# pass.
 rm -f "$mw_dir/m.sock"
 mw_start_server ucx_perftest
 mw_wait_tcp 13337
@@ -179,19 +182,17 @@ if kill -0 "$mw_server" 2>/dev/null; then
 	fi
 	kill -KILL "$mw_server"
 	wait "$mw_server" 2>/dev/null
-	if ! command -v gdb >/dev/null; then
-		echo "KNOWN: client killed mid-transfer ($MW_LINK): the server" \
-			"still waited after 30 s (gdb not installed: where not shown)"
-	elif grep -q "rxd_verbs_poll_cq" "$mw_dir/bt" &&
-		grep -q "from .*libuct_ib" "$mw_dir/bt"; then
-		echo "KNOWN: client killed mid-transfer ($MW_LINK): the server," \
-			"a receiver with nothing in flight, still polls its CQ" \
-			"after 30 s (UCT -> rxd_verbs_poll_cq); not counted"
-		grep '^#' "$mw_dir/bt" | sed 's/^/    | /'
+	if grep -q "IB Async event on rxd0: local work queue catastrophic" \
+		"$mw_dir/s"; then
+		echo "KNOWN: client killed mid-transfer ($MW_LINK): rxd's" \
+			"keepalive gave the server's QP up (UCX logged its" \
+			"QP_FATAL event); UCT's perftest waits on; not counted"
+		grep '^#' "$mw_dir/bt" 2>/dev/null | sed 's/^/    | /'
 	else
 		echo "FAIL: client killed mid-transfer ($MW_LINK): the server" \
-			"hangs outside UCT's CQ polling"
-		grep '^#' "$mw_dir/bt" | sed 's/^/    | /'
+			"still waits after 30 s and no QP_FATAL event was logged"
+		grep -v '^[|+]' "$mw_dir/s" | tail -n 6 | sed 's/^/    | /'
+		grep '^#' "$mw_dir/bt" 2>/dev/null | sed 's/^/    | /'
 		fail=1
 	fi
 else
