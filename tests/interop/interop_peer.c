@@ -22,11 +22,20 @@
  *   awf     aw, then a FLUSH (global visibility) of the range, through
  *           rxd's <rxd/rxd_flush.h> (rdma-core 44 has no ibv_wr_flush):
  *           only rxd can be this client.
+ *   ka      rxd's keepalive (the client runs on rxd with a short
+ *           keepalive_ms): a SEND each way, then both idle KA_IDLE_S;
+ *           the client's QP must still be RTS with no async event (its
+ *           probes were answered: the script counts them in rxd's
+ *           capture) and a SEND each way must still work; then the
+ *           server destroys its QP and says so: the client's posted
+ *           receive must flush (IBV_WC_WR_FLUSH_ERR) and
+ *           IBV_EVENT_QP_FATAL must name its QP.
  * Exit 0 when every check passed, 1 otherwise (a line says which).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +51,7 @@
 #define WIN_LEN 4096u
 #define AW_VALUE 0x0123456789abcdefull
 #define POLL_MS 10000
+#define KA_IDLE_S 3
 /* rdma_rxe's receive completion of a SEND with Invalidate carries the
  * kernel's IB_WC_WITH_INVALIDATE (1 << 2) into wc_flags unconverted, where
  * libibverbs has IBV_WC_IP_CSUM_OK; its IBV_WC_WITH_INV bit stays 0. */
@@ -448,6 +458,106 @@ use_aw(struct peer *p, const struct wire_info *peer)
 	token_send(p, 'D');
 }
 
+static void
+post_recv(struct peer *p, uint64_t id)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf + 1024, 64, p->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	if (ibv_post_recv(p->qp, &wr, &bad) != 0)
+		die("ibv_post_recv");
+}
+
+static void
+send_64(struct peer *p, const char *what)
+{
+	struct ibv_sge sge = { (uintptr_t)p->buf, 64, p->mr->lkey };
+	struct ibv_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	post(p, &wr, what);
+}
+
+/* A SEND each way: the client's first, then the server's answer. */
+static void
+ping(struct peer *p, int client, const char *round)
+{
+	char what[64];
+
+	post_recv(p, 7);
+	if (client) {
+		snprintf(what, sizeof(what), "client's SEND, %s", round);
+		send_64(p, what);
+		expect_status(p, IBV_WC_SUCCESS, what);
+	}
+	snprintf(what, sizeof(what), "receive, %s", round);
+	expect_status(p, IBV_WC_SUCCESS, what);
+	if (!client) {
+		snprintf(what, sizeof(what), "server's SEND, %s", round);
+		send_64(p, what);
+		expect_status(p, IBV_WC_SUCCESS, what);
+	}
+}
+
+static int
+async_event(struct peer *p, int ms, struct ibv_async_event *ev)
+{
+	struct pollfd pfd = { .fd = p->ctx->async_fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, ms) != 1)
+		return 0;
+	if (ibv_get_async_event(p->ctx, ev) != 0)
+		die("ibv_get_async_event");
+	ibv_ack_async_event(ev);
+	return 1;
+}
+
+static void
+serve_ka(struct peer *p, struct wire_info *me)
+{
+	xfer(p->sock, me, sizeof(*me), 1);
+	ping(p, 0, "before the idle time");
+	ping(p, 0, "after the idle time");
+	if (ibv_destroy_qp(p->qp) != 0)
+		die("ibv_destroy_qp");
+	printf("PASS: QP destroyed without a word to the client\n");
+	token_send(p, 'G');
+	token_wait(p, 'F');
+}
+
+static void
+use_ka(struct peer *p)
+{
+	struct ibv_qp_init_attr ia;
+	struct ibv_async_event ev;
+	struct ibv_qp_attr a;
+
+	ping(p, 1, "before the idle time");
+	sleep(KA_IDLE_S);
+	if (ibv_query_qp(p->qp, &a, IBV_QP_STATE, &ia) != 0)
+		die("ibv_query_qp");
+	if (a.qp_state != IBV_QPS_RTS)
+		fail("the QP left RTS while its peer lived");
+	if (async_event(p, 0, &ev))
+		fail("an async event while the peer lived");
+	printf("PASS: %d s idle: QP in RTS, no async event\n", KA_IDLE_S);
+	ping(p, 1, "after the idle time");
+	token_wait(p, 'G');
+	post_recv(p, 9);
+	expect_status(p, IBV_WC_WR_FLUSH_ERR, "receive posted after the "
+		      "peer's QP went");
+	if (!async_event(p, POLL_MS, &ev) ||
+	    ev.event_type != IBV_EVENT_QP_FATAL || ev.element.qp != p->qp)
+		fail("no IBV_EVENT_QP_FATAL for the QP");
+	printf("PASS: IBV_EVENT_QP_FATAL\n");
+	token_send(p, 'F');
+}
+
 int
 main(int argc, char **argv)
 {
@@ -463,8 +573,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	p.test = argv[2];
-	if (!is_test(&p, "mw") && !is_test(&p, "aw") && !wants_flush(&p))
-		fail("TEST is mw, aw or awf");
+	if (!is_test(&p, "mw") && !is_test(&p, "aw") && !wants_flush(&p) &&
+	    !is_test(&p, "ka"))
+		fail("TEST is mw, aw, awf or ka");
 	p.gid_index = atoi(argv[argc - 1]);
 	open_device(&p);
 	create_qp(&p, client);
@@ -484,6 +595,8 @@ main(int argc, char **argv)
 		xfer(p.sock, &peer, sizeof(peer), 0);
 		if (is_test(&p, "mw"))
 			use_mw(&p, &peer);
+		else if (is_test(&p, "ka"))
+			use_ka(&p);
 		else
 			use_aw(&p, &peer);
 	} else {
@@ -493,6 +606,8 @@ main(int argc, char **argv)
 		token_send(&p, 'R');
 		if (is_test(&p, "mw"))
 			serve_mw(&p, &me);
+		else if (is_test(&p, "ka"))
+			serve_ka(&p, &me);
 		else
 			serve_aw(&p, &me);
 	}

@@ -8,8 +8,12 @@
 # rdma_rxe in both roles; then ATOMIC WRITE both ways and FLUSH from rxd
 # when the guest's kernel has them (6.2+: RXD_INTEROP_BACKPORTS_KERNEL=1
 # boots Debian 12's backports kernel, 6.12), otherwise it says so and
-# those frames are checked by roce-check only in rxd's own tests. Every
-# capture of rxd's port must pass roce-check when it exists.
+# those frames are checked by roce-check only in rxd's own tests.  Then
+# rxd's keepalive against rdma_rxe (test ka, rxd the client with
+# keepalive_ms 200): its probes to an idle rdma_rxe QP are answered (its
+# QP stays up, at least 5 probes in its capture), and once the guest
+# destroyed its QP the client's receive flushes with IBV_EVENT_QP_FATAL.
+# Every capture of rxd's port must pass roce-check when it exists.
 #
 # Usage: mw-interop.sh BUILD_DIR PEER   (root; exit 0 ok, 1 failed, 77 skipped)
 set -uo pipefail
@@ -79,6 +83,24 @@ for side in guest rxd; do
 	run "mw-$side" $side mw
 	check "mw-$side"
 done
+
+RXD_KEEPALIVE_MS=200 run ka-guest guest ka
+check ka-guest
+# a probe: a 0-byte RDMA WRITE ONLY (opcode 10) from rxd
+if ! command -v tshark >/dev/null; then
+	echo "SKIP: tshark not installed: ka's probes not counted"
+else
+	probes=$(tshark -r "$out/ka-guest.pcapng" -Y "ip.src == \
+		$RXD_INTEROP_RXD_IP && infiniband.bth.opcode == 10 && \
+		infiniband.reth.dmalen == 0" 2>/dev/null | wc -l)
+	if [ "$probes" -ge 5 ]; then
+		echo "PASS: ka: rxd sent $probes keepalive probes to rdma_rxe"
+	else
+		echo "FAIL: ka: $probes keepalive probes in rxd's capture" \
+			"(want 5 or more)"
+		failed=1
+	fi
+fi
 
 # ATOMIC WRITE and FLUSH: rdma_rxe has them from Linux 6.2.
 kver=$("$H/guest-exec.sh" -t 30 uname -r 2>/dev/null | tr -d '\r')
