@@ -10,7 +10,9 @@
  * bytes cnp_rx retransmits rate_kbps", running totals but the rate),
  * its goodput with the CLOCK_MONOTONIC times it started and ended
  * ("GOODPUT ID ... from T0 to T1": the script adds the flows over the
- * union of their windows) and its QP counters ("SENDER ID ...").
+ * union of their windows), its QP counters ("SENDER ID ...") and its
+ * engine's passes ("ENGINE ID loops L busy B sleeps S": a paced QP
+ * waiting for tokens is not work, so the engine backs off).
  * "receiver SOCKET0 SOCKET1" serves one QP per sender; when a sender is
  * done it says how many messages completed successfully, and the
  * receiver checks that each of its slots holds the last message written
@@ -26,6 +28,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_stack.h"
 #include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
@@ -167,6 +170,17 @@ print_counters(const char *who, unsigned int id, const struct conn *c)
 	       (unsigned long)st.rate_cuts, (unsigned long)st.rate_kbps);
 }
 
+/* The passes of the engine (one: EAL lcores 0-1) since the start. */
+static void
+print_engine(unsigned int id)
+{
+	const struct rxd_engine_stats *st = &rxd_stk.engines[0].stats;
+
+	printf("ENGINE %u loops %lu busy %lu sleeps %lu\n", id,
+	       (unsigned long)st->loops, (unsigned long)st->busy_loops,
+	       (unsigned long)st->sleeps);
+}
+
 /* One line of the per-interval trace. */
 static void
 print_flow(unsigned int id, double t_ms, uint64_t bytes, const struct conn *c)
@@ -250,6 +264,7 @@ sender(unsigned int id, const char *path, double secs)
 	       id, (unsigned long)(res.ok * MSG), t - t0,
 	       res.ok * MSG * 8 / (t - t0) / 1e6, t0, t);
 	print_counters("SENDER", id, &c);
+	print_engine(id);
 	if (write(c.sock, &res, sizeof(res)) != sizeof(res))
 		bad = 1;
 	release(&c);

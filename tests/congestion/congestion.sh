@@ -18,7 +18,8 @@
 # its flushed WRs still complete once each: with DCQCN off in about one run
 # of six, with it on only after a machine stall); with DCQCN on the
 # receiver sends CNPs, the
-# senders cut their rates, and the switch drops fewer frames than with it
+# senders cut their rates, their engines back off between paced frames
+# (busy in under half their passes), and the switch drops fewer frames than with it
 # off by 10x or more; each flow's share is within 20 % of half; goodput is
 # at least 70 % of the bytes the bottleneck served (the rest is headers
 # and go-back-N's waste).  Goodput against the bottleneck's
@@ -179,6 +180,16 @@ if [ "$marks_on" -gt 0 ] && { [ "$cnp_on" -eq 0 ] || [ "$cuts_on" -eq 0 ]; }; th
 	echo "FAIL: dcqcn on: $marks_on frames marked CE, but $cnp_on CNPs reached the senders and $cuts_on cuts were made"
 	fail=1
 fi
+# A paced QP waiting for tokens is not work: with DCQCN on a sender's
+# engine backs off between frames (0.1 % of passes busy here; 99.6 % when
+# it counted as work and spun a core, starving the receiver and switch).
+for s in 0 1; do
+	read -r loops busy <<<"$(sed -n 's/^ENGINE [01] loops \([0-9]*\) busy \([0-9]*\) .*/\1 \2/p' "$dir/on/sender$s.txt")"
+	if [ -z "$loops" ] || [ $((busy * 2)) -ge "$loops" ]; then
+		echo "FAIL: dcqcn on: sender $s's engine was busy in ${busy:-?} of ${loops:-?} passes"
+		fail=1
+	fi
+done
 if [ "$cuts_off" -gt 0 ]; then
 	echo "FAIL: dcqcn off: the senders cut their rate ($cuts_off cuts)"
 	fail=1
