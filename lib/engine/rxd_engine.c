@@ -389,12 +389,17 @@ tick(struct rxd_engine *e, uint64_t now)
 	rxd_qp_keepalive_sweep(e, now);
 }
 
-/* Run the send queues that rang; a QP with work left rings again. */
+/* Run the send queues that rang; a QP with work left rings again.  A QP
+ * held only by its pacer is not work: the engine may back off (at most
+ * idle_sleep_max_us at a time, within what the bucket's depth absorbs)
+ * instead of spinning a core until its tokens come.  @return QPs that
+ * rang with something to do. */
 static unsigned int
 run_doorbells(struct rxd_engine *e)
 {
 	struct rxd_qp_core *qps[RXD_RX_BURST];
-	unsigned int n, i;
+	unsigned int n, i, work = 0;
+	enum rxd_sq_left left;
 
 	n = rte_ring_sc_dequeue_burst(e->doorbells, (void **)qps,
 				      RXD_RX_BURST, NULL);
@@ -403,10 +408,12 @@ run_doorbells(struct rxd_engine *e)
 		 * SQ reads, so a post that saw the doorbell still set is
 		 * fetched now (a store could pass those loads on x86). */
 		__atomic_exchange_n(&qps[i]->doorbell, 0, __ATOMIC_ACQ_REL);
-		if (rxd_transport_sq(qps[i]))
+		left = rxd_transport_sq(qps[i]);
+		if (left != RXD_SQ_DONE)
 			rxd_qp_doorbell(qps[i]);
+		work += left != RXD_SQ_PACED;
 	}
-	return n;
+	return work;
 }
 
 unsigned int

@@ -67,6 +67,7 @@ struct rxd_rc {
 	uint64_t deadline;         /**< retransmit timer, 0 = not armed */
 	uint64_t rnr_until;        /**< RNR back-off end, 0 = none */
 	bool rewound;              /**< rewound to rewind_psn, no progress since */
+	bool pacer_held;           /**< request() stopped at an empty bucket */
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	bool uc_dropping;          /**< UC: rest of a broken message dropped */
 	bool last_wqe_sent;        /**< SRQ: LAST_WQE_REACHED raised */

@@ -308,8 +308,10 @@ request(struct rxd_rc *rc)
 				return false; /* an ACK rings the doorbell */
 			if (rxd_tx_backed_up(rc))
 				return true;  /* the next pass, or later */
-			if (rc->dcqcn.limited && !rxd_cc_may_send(rc))
+			if (rc->dcqcn.limited && !rxd_cc_may_send(rc)) {
+				rc->pacer_held = true;
 				return true;  /* paced: the bucket is empty */
+			}
 			if (!send_packet(rc, s, s->sent))
 				return true; /* no mbuf, or the QP failed */
 			s->sent++;
@@ -326,14 +328,17 @@ request(struct rxd_rc *rc)
 	return true;
 }
 
-bool
+enum rxd_sq_left
 rxd_transport_sq(struct rxd_qp_core *qp)
 {
 	struct rxd_rc *rc = rxd_rc(qp);
 	bool more = rxd_resp_continue(rc);
 
 	rxd_tx_ack_flush(rc);
-	return request(rc) || more;
+	rc->pacer_held = false;
+	if (!request(rc) && !more)
+		return RXD_SQ_DONE;
+	return more || !rc->pacer_held ? RXD_SQ_MORE : RXD_SQ_PACED;
 }
 
 void

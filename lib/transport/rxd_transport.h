@@ -86,11 +86,20 @@ void rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from);
 bool rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		      const struct rxd_pkt *pkt);
 
+/** What a send queue has left after rxd_transport_sq(). */
+enum rxd_sq_left {
+	RXD_SQ_DONE = 0,   /**< nothing until a post, an ACK or a timer */
+	RXD_SQ_MORE,       /**< frames it could send now */
+	RXD_SQ_PACED,      /**< frames held only by the QP's pacer (DCQCN):
+			    *   due again, but no work for the engine's
+			    *   idle back-off */
+};
+
 /**
- * Send what the send queue allows.  @return true if work is left (the
- * engine rings the doorbell again).
+ * Send what the send queue allows.  @return what is left: the engine
+ * rings the doorbell again unless RXD_SQ_DONE.
  */
-bool rxd_transport_sq(struct rxd_qp_core *qp);
+enum rxd_sq_left rxd_transport_sq(struct rxd_qp_core *qp);
 
 /** Fire due retransmission and RNR timers of the list. */
 void rxd_transport_timers(struct rxd_timers *t, uint64_t now);

@@ -7,7 +7,12 @@
  * rest be flushed ("RETRY_EXCEEDED ID k" is printed); message k
  * holds the pattern of seed (ID << 24 | k) and lands in remote slot
  * k % DEPTH.  It prints its completed bytes every 100 ms ("FLOW ID t_ms
- * bytes cnp_rx retransmits rate_kbps", running totals but the rate) and its QP counters at the end ("SENDER ID ...").
+ * bytes cnp_rx retransmits rate_kbps", running totals but the rate),
+ * its goodput with the CLOCK_MONOTONIC times it started and ended
+ * ("GOODPUT ID ... from T0 to T1": the script adds the flows over the
+ * union of their windows), its QP counters ("SENDER ID ...") and its
+ * engine's passes ("ENGINE ID loops L busy B sleeps S": a paced QP
+ * waiting for tokens is not work, so the engine backs off).
  * "receiver SOCKET0 SOCKET1" serves one QP per sender; when a sender is
  * done it says how many messages completed successfully, and the
  * receiver checks that each of its slots holds the last message written
@@ -23,6 +28,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_stack.h"
 #include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
@@ -54,6 +60,7 @@ struct conn {
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
+static enum ibv_mtu path_mtu = IBV_MTU_1024;
 
 static double
 now_s(void)
@@ -84,7 +91,7 @@ connect_qp(struct conn *c, bool server, const char *path, uint8_t peer_ip)
 {
 	struct rxd_test_rc_path rp = { .rq_psn = 1, .sq_psn = 1,
 		.rd_atomic = 1, .timeout = 14, .retry_cnt = 7,
-		.rnr_retry = 7, .path_mtu = IBV_MTU_1024 };
+		.rnr_retry = 7, .path_mtu = path_mtu };
 	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = DEPTH, .max_recv_wr = 1,
 			 .max_send_sge = 1, .max_recv_sge = 1 } };
@@ -161,6 +168,17 @@ print_counters(const char *who, unsigned int id, const struct conn *c)
 	       (unsigned long)st.timeouts, (unsigned long)st.ce_rx,
 	       (unsigned long)st.cnp_tx, (unsigned long)st.cnp_rx,
 	       (unsigned long)st.rate_cuts, (unsigned long)st.rate_kbps);
+}
+
+/* The passes of the engine (one: EAL lcores 0-1) since the start. */
+static void
+print_engine(unsigned int id)
+{
+	const struct rxd_engine_stats *st = &rxd_stk.engines[0].stats;
+
+	printf("ENGINE %u loops %lu busy %lu sleeps %lu\n", id,
+	       (unsigned long)st->loops, (unsigned long)st->busy_loops,
+	       (unsigned long)st->sleeps);
 }
 
 /* One line of the per-interval trace. */
@@ -241,10 +259,12 @@ sender(unsigned int id, const char *path, double secs)
 		if (n == 0)
 			usleep(50);
 	}
-	t = now_s() - t0;
-	printf("GOODPUT %u %lu bytes %.3f s %.1f Mbit/s\n", id,
-	       (unsigned long)(res.ok * MSG), t, res.ok * MSG * 8 / t / 1e6);
+	t = now_s();
+	printf("GOODPUT %u %lu bytes %.3f s %.1f Mbit/s from %.6f to %.6f\n",
+	       id, (unsigned long)(res.ok * MSG), t - t0,
+	       res.ok * MSG * 8 / (t - t0) / 1e6, t0, t);
 	print_counters("SENDER", id, &c);
+	print_engine(id);
 	if (write(c.sock, &res, sizeof(res)) != sizeof(res))
 		bad = 1;
 	release(&c);
@@ -317,6 +337,9 @@ main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("RXD_CC_MTU") != NULL &&
+	    strcmp(getenv("RXD_CC_MTU"), "4096") == 0)
+		path_mtu = IBV_MTU_4096;
 	if (argc == 5 && strcmp(argv[1], "sender") == 0)
 		rc = sender((unsigned int)atoi(argv[2]), argv[3], atof(argv[4]));
 	else if (argc == 4 && strcmp(argv[1], "receiver") == 0)

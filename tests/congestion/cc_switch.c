@@ -4,7 +4,12 @@
  * three memif ports that forwards by destination MAC (learnt from source
  * MACs; broadcast and unknown destinations are flooded).  Frames towards
  * the bottleneck port wait in a queue of --depth frames served at
- * --rate-mbps (a TSC token bucket); an ECN-capable frame that finds
+ * --rate-mbps: the link's clock (TSC) says when the frame in service
+ * ends, and a frame leaves once the link is free, so a switch that was
+ * descheduled sends what its link would have sent meanwhile, and never
+ * more than the rate allows since the queue last ran empty (a token
+ * bucket would lose that time, or with a deep bucket send above the
+ * rate after an idle spell); an ECN-capable frame that finds
  * --mark frames or more queued is marked CE (step marking, as DCTCP
  * switches do), a frame that finds the queue full is dropped.  Every
  * --report-ms it prints the bytes served per ingress port (one line per
@@ -31,6 +36,7 @@
 #define MAX_DEPTH 4096
 #define BURST 32
 #define MAX_MACS 16
+#define FRAME_ROOM 4608   /* a frame of path MTU 4096 in one mbuf */
 
 struct settings {
 	double rate_mbps;
@@ -175,20 +181,24 @@ forward(const struct settings *s, struct counts *c, uint16_t in,
 	rte_pktmbuf_free(m);
 }
 
-/* Serve the queue while the bucket has bytes. @return frames sent. */
+/* Serve the queue while the link is free at now; *link_free is the TSC at
+ * which the frame in service ends.  @return frames sent. */
 static unsigned int
-serve(const struct settings *s, struct counts *c, double *tokens)
+serve(const struct settings *s, struct counts *c, double *link_free,
+      uint64_t now)
 {
+	double tsc_per_byte = (double)rte_get_tsc_hz() * 8 /
+		(s->rate_mbps * 1e6);
 	unsigned int n = 0;
 
-	while (q_len > 0 && *tokens >= 0) {
+	while (q_len > 0 && *link_free <= (double)now) {
 		struct rte_mbuf *m = queue[q_head];
 		uint32_t len = rte_pktmbuf_pkt_len(m);
 		uint16_t in = m->port;
 
 		if (rte_eth_tx_burst((uint16_t)s->bottleneck, 0, &m, 1) != 1)
 			break;
-		*tokens -= len;
+		*link_free += len * tsc_per_byte;
 		c->served_bytes[in] += len;
 		q_head = (q_head + 1) % MAX_DEPTH;
 		q_len--;
@@ -226,9 +236,9 @@ report(const struct counts *c, uint64_t t_ms)
 static void
 run(const struct settings *s, struct counts *c)
 {
-	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), last = start;
+	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc();
 	uint64_t next_report = start, end = start + s->seconds * hz;
-	double tokens = 0, burst = 32768;
+	double link_free = (double)start;
 	struct rte_mbuf *pkts[BURST];
 	uint16_t p, i, n;
 
@@ -236,23 +246,22 @@ run(const struct settings *s, struct counts *c)
 		uint64_t now = rte_rdtsc();
 		unsigned int work = 0;
 
-		tokens += (double)(now - last) / hz * s->rate_mbps * 1e6 / 8;
-		if (tokens > burst)
-			tokens = burst;
-		last = now;
+		work += serve(s, c, &link_free, now);
+		if (q_len == 0 && link_free < (double)now)
+			link_free = (double)now;  /* idle link: the next frame
+						   * starts when it comes */
 		for (p = 0; p < NPORTS; p++) {
 			n = rte_eth_rx_burst(p, 0, pkts, BURST);
 			for (i = 0; i < n; i++)
 				forward(s, c, p, pkts[i]);
 			work += n;
 		}
-		work += serve(s, c, &tokens);
 		if (now >= next_report) {
 			report(c, (now - start) * 1000 / hz);
 			next_report += s->report_ms * hz / 1000;
 		}
 		if (work == 0)
-			usleep(20);   /* idle, or waiting for the bucket */
+			usleep(20);   /* idle, or waiting for the link */
 	}
 }
 
@@ -274,7 +283,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	pool = rte_pktmbuf_pool_create("cc_switch", 8191, 256, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       RTE_PKTMBUF_HEADROOM + FRAME_ROOM,
 				       (int)rte_socket_id());
 	for (p = 0; p < NPORTS; p++)
 		if (pool == NULL || port_up(p, pool) != 0) {
