@@ -14,8 +14,8 @@
 # only once both rxd run: over memif the client runs with RXD_START=load
 # (rxd starts as the library loads), so its link is there for the server.
 # Then a server killed (SIGKILL) mid-transfer must leave the client with an
-# error line and an error exit, never a hang or a crash, and a new pair
-# must then pass.
+# error line and an error exit, never a hang or a crash; a client killed,
+# the server; and a new pair must then pass.
 # Usage: mw-fabric.sh BUILD_DIR [memif|afpacket]
 set -u
 command -v fi_pingpong >/dev/null || { echo "SKIP: libfabric-bin not installed"; exit 77; }
@@ -107,6 +107,42 @@ if [ "${segs:-0}" -lt 6 ] || [ $c = 124 ] || [ $c -ge 128 ] ||
 else
 	echo "PASS: server killed mid-transfer: client exit $c ($MW_LINK): $err"
 fi
-run "fi_pingpong -e msg -c after the kill" verbs -e msg -c -I 10
+
+# The other way round: the client killed mid-transfer.  The server, which
+# waits for the next ping, must end with an error line and an error exit
+# within its 60 s (its receive flushed by rxd's keepalive, or its pong's
+# retries run out), never hang or crash.
+rm -f "$mw_dir/m.sock"
+mw_start_server timeout 60 fi_pingpong -p verbs -e msg -c -I 3000
+mw_wait_tcp 47592
+RXD_START=$early mw_client timeout 200 fi_pingpong -p verbs -e msg -c \
+	-I 3000 10.0.0.1 &
+client=$!
+for _ in $(seq 1200); do
+	[ "$(ctrl_segs)" -ge 6 ] 2>/dev/null && break
+	kill -0 "$client" 2>/dev/null || break
+	sleep 0.1
+done
+segs=$(ctrl_segs)
+sleep 1
+# the client's subshell runs ip netns exec, which execs timeout
+tmo=$(tr -d " " <"/proc/$client/task/$client/children" 2>/dev/null)
+kill -KILL $(cat "/proc/$tmo/task/$tmo/children" 2>/dev/null) 2>/dev/null
+wait "$client" 2>/dev/null
+wait "$mw_server"
+s=$?
+err=$(grep -h -m 1 -e '^\[error\]' "$mw_dir/s")
+if [ "${segs:-0}" -lt 6 ] || [ $s = 124 ] || [ $s -ge 128 ] ||
+   [ $s = 0 ] || grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \
+	"$mw_dir/s"; then
+	echo "FAIL: client killed mid-transfer ($MW_LINK): server exit $s," \
+		"${segs:-no} side-channel segments before the kill"
+	mw_show
+	fail=1
+else
+	echo "PASS: client killed mid-transfer: server exit $s ($MW_LINK): $err"
+fi
+
+run "fi_pingpong -e msg -c after the kills" verbs -e msg -c -I 10
 
 exit $fail
