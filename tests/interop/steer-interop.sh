@@ -13,6 +13,11 @@
 #    (almost) nothing while each takes RoCE frames of its own;
 #  - RXD_STEERING=none (control): frames land where QEMU's RSS puts them
 #    with the PMD's key: some take the hand-off.
+# Then rte_flow steering: rxd on DPDK's net_tap in the guest (two queues;
+# its rte_flow is the guest kernel's tc flower and multiq), rdma_rxe on
+# the tap's kernel side (rxe1 on dtap0), ib_write_bw -q 8 from rdma_rxe:
+#  - RXD_STEERING=flow: one rule per connection; no hand-off;
+#  - RXD_STEERING=none (control): frames take the hand-off.
 # The counters are rxd's own (RXD_ENGINE_STATS, printed at exit).
 #
 # Usage: steer-interop.sh BUILD_DIR    (root; exit 0 ok, 1 failed, 77 skipped)
@@ -23,7 +28,7 @@ set -uo pipefail
 rxi_script_init "${1:?usage: steer-interop.sh BUILD_DIR}"
 H=$RXD_INTEROP_HERE
 libdir=/lib/x86_64-linux-gnu
-pmds="mempool_ring net_virtio"
+pmds="mempool_ring net_virtio net_tap"
 [ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
 ldd "$build/compat/libibverbs.so.1" | grep -q libasan &&
 	skip "an ASan build: the guest has no libasan"
@@ -54,6 +59,7 @@ stage() {
 	[port0]
 	addr = $RXD_INTEROP_RXD_IP/24
 	INI
+	printf '[port0]\naddr = 10.99.0.1/24\n' >"$d/tap.ini"
 }
 
 # the NIC off virtio_net onto uio_pci_generic, hugepages
@@ -102,6 +108,37 @@ run() {
 	return $rc
 }
 
+# tap_run MODE: rxd serves ib_write_bw -q $qps on net_tap (dtap0) with
+# RXD_STEERING=MODE, rdma_rxe's rxtMODE on dtap0 (another MAC: the PMD and
+# the kernel side start with the same one) is the client; the rxd log in
+# $out/steer-tap-MODE.rxd.log.  Status 0 when both sides exit 0.
+tap_run() {
+	local mode=$1 job rc eal i
+	eal="--lcores 0@0,1@0,2@0 --no-pci --vdev net_tap0,iface=dtap0"
+	eal+=" -d $g/pmds/librte_mempool_ring.so.23 -d $g/pmds/librte_net_tap.so.23"
+	eal+=" --file-prefix rxdtap --log-level=lib.eal:error"
+	local args="-q $qps -s 4096 -n 100 -F"
+	job=$("$H/guest-exec.sh" -b "env LD_LIBRARY_PATH=$g/lib RXD_CONFIG=$g/tap.ini \
+		RXD_EAL_ARGS='$eal' RXD_ENGINES_PER_PORT=2 RXD_STEERING=$mode \
+		RXD_ENGINE_STATS=1 timeout 300 ib_write_bw -d rxd0 -x 1 $args")
+	for i in $(seq 1 60); do
+		"$H/guest-exec.sh" -t 30 "ip link show dtap0 && $listening" \
+			>/dev/null 2>&1 && break
+		sleep 2
+	done
+	# a Soft-RoCE device of its own each run, gone before the tap goes:
+	# one left on the previous run's (removed) dtap0 sends nothing
+	"$H/guest-exec.sh" -t 300 "ip link set dtap0 address 02:99:00:00:00:02
+		ip addr add 10.99.0.2/24 dev dtap0; ip link set dtap0 up
+		rdma link add rxt$mode type rxe netdev dtap0; sleep 2
+		timeout 240 ib_write_bw -d rxt$mode -x 1 $args 127.0.0.1; r=\$?
+		rdma link delete rxt$mode; exit \$r" \
+		>"$out/steer-tap-$mode.rxe.log" 2>&1
+	rc=$?
+	"$H/guest-exec.sh" -t 120 -w "$job" >"$out/steer-tap-$mode.rxd.log" 2>&1 || rc=$((rc | 1))
+	return $rc
+}
+
 # lines LOG: rxd's RXD_ENGINE_STATS lines of the LOG (standard error: one
 # may follow perftest's last line of standard output on the same line).
 lines() { grep -o 'rxd \(engine\|port\) [0-9]*:.*' "$1"; }
@@ -122,14 +159,14 @@ engine_rx() {
 
 fail() { echo "FAIL: $*"; failed=1; }
 
-# check_run MODE STATUS: what the run's counters must show.
+# check_run NAME MODE STATUS: what run NAME's counters must show.
 check_run() {
-	local mode=$1 rc=$2 log=$out/steer-$1.rxd.log
+	local mode=$2 rc=$3 log=$out/steer-$1.rxd.log
 	local steering rx0 rx1 sent steered coll refused
 	if [ "$rc" -ne 0 ]; then
 		fail "ib_read_bw -q $qps with RXD_STEERING=$mode (status $rc)"
 		sed 's/^/    rxd | /' "$log" | tail -15
-		sed 's/^/    rxe | /' "$out/steer-$mode.rxe.log" | tail -8
+		sed 's/^/    rxe | /' "$out/steer-$1.rxe.log" | tail -8
 		return
 	fi
 	steering=$(lines "$log" | awk '/^rxd port 0:/ { for (i = 1; i < NF; i++) if ($i == "steering") print $(i + 1) }')
@@ -143,26 +180,26 @@ check_run() {
 		"$rx0, engine 1 $rx1; hand-offs $sent"
 	lines "$log" | sed 's/^/    /'
 	if [ "$rx0" -eq 0 ] || [ "$rx1" -eq 0 ]; then
-		fail "$mode: an engine took no RoCE frame (each owns $((qps / 2)) QPs)"
+		fail "$1: an engine took no RoCE frame (each owns $((qps / 2)) QPs)"
 	fi
 	if [ "$mode" = none ]; then
-		[ "$steering" = none ] || fail "none: the port says steering '$steering'"
-		[ "$sent" -gt 0 ] || fail "none: no hand-off (the control shows nothing)"
+		[ "$steering" = none ] || fail "$1: the port says steering '$steering'"
+		[ "$sent" -gt 0 ] || fail "$1: no hand-off (the control shows nothing)"
 		return
 	fi
-	[ "$steering" = reta ] || { fail "reta: the port says steering '$steering'"; return; }
+	[ "$steering" = "$mode" ] || { fail "$1: the port says steering '$steering'"; return; }
 	[ $((steered + coll + refused)) -eq "$qps" ] ||
-		fail "reta: $steered steered + $coll collisions + $refused refused, not $qps connections"
-	[ "$refused" -eq 0 ] || fail "reta: the device refused $refused RETA writes"
+		fail "$1: $steered steered + $coll collisions + $refused refused, not $qps connections"
+	[ "$refused" -eq 0 ] || fail "$1: the device refused $refused rules or RETA writes"
 	if [ "$coll" -eq 0 ]; then
-		# what is left: ARP, and frames of a QP before its RTR (none
+		# what is left: ARP, ND, and frames of a QP before its RTR (none
 		# expected: rdma_rxe sends once the exchange is over)
-		[ "$sent" -le 16 ] || fail "reta: $sent hand-offs with every connection steered"
+		[ "$sent" -le 16 ] || fail "$1: $sent hand-offs with every connection steered"
 	else
 		echo "KNOWN: $coll connection(s) shared a RETA entry with another" \
 			"engine's: their frames take the hand-off"
 		[ "$sent" -lt $(( (rx0 + rx1) * coll / qps + 16 )) ] ||
-			fail "reta: $sent hand-offs, more than the $coll colliding connection(s) explain"
+			fail "$1: $sent hand-offs, more than the $coll colliding connection(s) explain"
 	fi
 }
 
@@ -182,8 +219,22 @@ echo "guest up, NIC bound in $(rxi_since "$T0") s"
 for mode in reta none; do
 	T1=$(rxi_now)
 	run "$mode"
-	check_run "$mode" $?
+	check_run "$mode" "$mode" $?
 	echo "RXD_STEERING=$mode: $(rxi_since "$T1") s"
 done
+if ! "$H/guest-exec.sh" -t 120 "set -e; modprobe tun
+	mkdir -p /dev/net; [ -e /dev/net/tun ] || mknod /dev/net/tun c 10 200
+	for m in sch_multiq cls_flower act_skbedit act_gact sch_ingress; do modprobe \$m; done" \
+	>"$out/steer-tap-setup.log" 2>&1; then
+	fail "net_tap: the guest has no tun or tc modules"
+	sed 's/^/    | /' "$out/steer-tap-setup.log"
+else
+	for mode in flow none; do
+		T1=$(rxi_now)
+		tap_run "$mode"
+		check_run "tap-$mode" "$mode" $?
+		echo "net_tap RXD_STEERING=$mode: $(rxi_since "$T1") s"
+	done
+fi
 echo "steer-interop in $(rxi_since "$T0") s; logs: $out"
 exit $failed
