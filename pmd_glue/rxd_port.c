@@ -348,7 +348,8 @@ configure(struct rxd_port *p, const struct rte_eth_dev_info *info,
 
 	memset(&ec, 0, sizeof(ec));
 	if (pick_offloads(p, info, &ec, err, errlen) != 0 ||
-	    set_mtu(p, info, conf, &ec, err, errlen) != 0)
+	    set_mtu(p, info, conf, &ec, err, errlen) != 0 ||
+	    rxd_steer_configure(&p->steer, info, &ec, err, errlen) != 0)
 		return -1;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &ec);
 	if (rc != 0) {
@@ -456,6 +457,8 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 			 port_id, p->driver, rte_strerror(-rc));
 		goto fail;
 	}
+	if (rc == 0)
+		rxd_steer_start(&p->steer, port_id, p->shards);
 	/* ND needs multicast; not every PMD can filter, so failure is fine */
 	rte_eth_allmulticast_enable(port_id);
 	if (set_mac(p, err, errlen) != 0)

@@ -19,6 +19,7 @@ struct rte_device;
 #include "rxd_capture.h"
 #include "rxd_config.h"
 #include "rxd_fault.h"
+#include "rxd_steer.h"
 #include "rxd/rxd_ring_pair.h"
 
 #define RXD_PORT_MAX_QUEUES 8
@@ -64,6 +65,7 @@ struct rxd_port {
 	/** Taken around the injector when several engines share the port. */
 	rte_spinlock_t fault_lock;
 	struct rxd_capture *capture;
+	struct rxd_steer steer;    /**< frames to their QP's engine */
 	/** By queue: the engines sharing a port count apart. */
 	struct rxd_port_stats stats[RXD_PORT_MAX_QUEUES];
 };

@@ -49,5 +49,14 @@ tp_show_engines(const struct tp_args *a)
 		for (p = 0; p < rxd_port_count(); p++)
 			print_qps(e, p);
 	}
+	for (p = 0; p < rxd_port_count(); p++) {
+		struct rxd_port_info pi;
+
+		if (rxd_port_info(p, &pi) == 0)
+			printf("port %u: steering %s, steered %" PRIu64
+			       ", collisions %" PRIu64 ", refused %" PRIu64
+			       "\n", p, pi.steering, pi.steered,
+			       pi.steer_collisions, pi.steer_failed);
+	}
 	return 0;
 }

@@ -114,6 +114,10 @@ tp_show_ports(const struct tp_args *a)
 		       info.rx_queues, info.tx_queues);
 		printf("  offloads: %s\n",
 		       info.offloads[0] ? info.offloads : "none");
+		printf("  steering: %s, steered %" PRIu64 " (now %" PRIu64
+		       "), collisions %" PRIu64 ", refused %" PRIu64 "\n",
+		       info.steering, info.steered, info.steered_active,
+		       info.steer_collisions, info.steer_failed);
 		print_conflicts(&info);
 	}
 	return 0;

@@ -94,6 +94,15 @@ struct rxd_port_info {
 	uint8_t conflict_ip[4];  /**< the address it claimed */
 	bool conflict_probing;   /**< it came while rxd probed (RFC 5227) */
 	bool probing;            /**< rxd is still probing or announcing */
+	/** How the peers' frames reach the engine owning their QP with
+	 *  several engines on the port: "flow" (an rte_flow rule per
+	 *  connection), "reta" (RSS's RETA), "none" (the hand-off). */
+	char steering[8];
+	uint64_t steered;         /**< connections steered so far */
+	uint64_t steered_active;  /**< connections steered now */
+	uint64_t steer_collisions; /**< left to the hand-off: RETA entry
+				    *   taken by another engine's QP */
+	uint64_t steer_failed;    /**< left to the hand-off: refused */
 };
 
 /** Describe port @p port. @return 0 or -1 (errno ENODEV). */

@@ -122,6 +122,10 @@ struct rxd_cm_id {
 	uint8_t ack_timeout;
 	enum ibv_mtu mtu;
 	uint8_t tos;
+	/** The REQ's primary path flow label (0 when rxd asked): both QPs
+	 *  of the connection send from the UDP port it folds to, as
+	 *  Soft-RoCE's do (rxd_sport_connected()) */
+	uint32_t flow_label;
 	uint64_t rx_base;             /**< QP rx packets at REP time */
 	unsigned int data_poll_ms;    /**< REP_SENT: next look at rx_base */
 	struct rxd_cm_retry retry;

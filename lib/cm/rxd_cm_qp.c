@@ -51,6 +51,7 @@ rtr_attr(struct rxd_cm_id *c, struct ibv_qp_attr *a, int *mask)
 	a->ah_attr.grh.sgid_index = c->sgid_index;
 	a->ah_attr.grh.hop_limit = 64;
 	a->ah_attr.grh.traffic_class = c->tos;
+	a->ah_attr.grh.flow_label = c->flow_label;
 	*mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 	if (c->id.qp_type == IBV_QPT_RC) {
 		a->max_dest_rd_atomic = c->resp_res;

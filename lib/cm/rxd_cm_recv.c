@@ -77,6 +77,7 @@ req_input(struct rxd_cm_dev *dev, const uint8_t sgid[16],
 	c->retry_cnt = (uint8_t)m->f[RXD_CMF_RETRY_CNT];
 	c->rnr_retry = (uint8_t)m->f[RXD_CMF_RNR_RETRY];
 	c->ack_timeout = (uint8_t)m->f[RXD_CMF_P_ACK_TIMEOUT];
+	c->flow_label = (uint32_t)m->f[RXD_CMF_P_FLOW_LABEL];
 	c->resp_res = (uint8_t)m->f[RXD_CMF_INIT_DEPTH];
 	c->init_depth = (uint8_t)m->f[RXD_CMF_RESP_RES];
 	if (m->f[RXD_CMF_PATH_MTU] < (uint64_t)c->mtu)

@@ -14,6 +14,7 @@
 #include <rte_malloc.h>
 
 #include "rxd_qp_engine.h"
+#include "rxd_qp_steer.h"
 #include "rxd_stack.h"
 #include "rxd_transport.h"
 
@@ -225,6 +226,7 @@ unbind_cmd(struct rxd_engine *e, void *arg)
 
 	drain_ud(e, qp);
 	drop_doorbell(e, qp);
+	rxd_qp_steer_release(qp);
 	rxd_transport_unbind(qp);
 	__atomic_sub_fetch(&e->n_qps, 1, __ATOMIC_RELAXED);
 	return 0;
@@ -274,6 +276,7 @@ apply_cmd(struct rxd_engine *e, void *arg)
 		drop_all(qp->rq);
 	}
 	rxd_transport_modify(qp, from);
+	rxd_qp_steer_modify(qp, from);
 	return 0;
 }
 

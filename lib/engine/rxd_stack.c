@@ -349,6 +349,7 @@ rxd_stop(void)
 		rxd_engine_stop(&rxd_stk.engines[i]);
 		rte_eal_wait_lcore(rxd_stk.engines[i].lcore);
 	}
+	rxd_stack_report();
 	for (i = 0; i < rxd_stk.n_engines; i++)   /* frees frames: before pools */
 		rxd_engine_fini(&rxd_stk.engines[i]);
 	for (i = 0; i < rxd_stk.n_ports; i++) {
@@ -490,6 +491,12 @@ rxd_port_info(unsigned int port, struct rxd_port_info *info)
 	info->engine = rxd_stk.port_engine[port]->id;
 	info->rx_queues = rxd_stk.ports[port].nb_rxq;
 	info->tx_queues = rxd_stk.ports[port].nb_txq;
+	snprintf(info->steering, sizeof(info->steering), "%s",
+		 rxd_steer_mode_name(p->steer.mode));
+	info->steered = p->steer.stats.steered;
+	info->steered_active = p->steer.stats.active;
+	info->steer_collisions = p->steer.stats.collisions;
+	info->steer_failed = p->steer.stats.failed;
 	conflict_info(&rxd_stk.net[port], info);
 	return 0;
 }

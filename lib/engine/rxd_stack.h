@@ -53,6 +53,12 @@ int rxd_inline_start(void);
 /** Stop and join it (before the engines go away). */
 void rxd_inline_stop(void);
 
+/**
+ * With RXD_ENGINE_STATS set, print each engine's RoCE receive and
+ * hand-off counters and each port's steering (rxd_stack_report.c).
+ */
+void rxd_stack_report(void);
+
 /** TSC value ms milliseconds from now. */
 uint64_t rxd_stack_deadline(unsigned int ms);
 

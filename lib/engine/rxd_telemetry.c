@@ -63,6 +63,8 @@ static const struct field port_fields[] = {
 	PORT_CNT(neigh_confirmed), PORT_CNT(neigh_ignored),
 	PORT_CNT(neigh_evicted), PORT_CNT(reply_failed),
 	PORT_CNT(net_other_dropped), PORT_CNT(mbufs_in_use), PORT_CNT(roce_ce),
+	PORT_STR(steering), PORT_U64(steered), PORT_U64(steered_active),
+	PORT_U64(steer_collisions), PORT_U64(steer_failed),
 };
 
 #define ENG_U64(f) { #f, F_U64, offsetof(struct rxd_tel_engine, f) }

@@ -21,6 +21,8 @@ struct rxd_tel_port {
 	char name[RXD_TEL_NAME], driver[RXD_TEL_NAME], mac[RXD_TEL_NAME];
 	uint64_t port, dpdk_port, mtu, ib_mtu, link_up, link_speed, n_gids;
 	uint64_t engine, rx_queues, tx_queues, qps, wire_err_total;
+	char steering[RXD_TEL_NAME];
+	uint64_t steered, steered_active, steer_collisions, steer_failed;
 	struct rxd_port_counters c;
 };
 

@@ -82,6 +82,11 @@ rxd_tel_port_copy(unsigned int port, struct rxd_tel_port *row)
 	row->engine = info.engine;
 	row->rx_queues = info.rx_queues;
 	row->tx_queues = info.tx_queues;
+	snprintf(row->steering, sizeof(row->steering), "%s", info.steering);
+	row->steered = info.steered;
+	row->steered_active = info.steered_active;
+	row->steer_collisions = info.steer_collisions;
+	row->steer_failed = info.steer_failed;
 	row->qps = qp_count(port);
 	for (i = 0; i < RTE_DIM(row->c.wire_err); i++)
 		row->wire_err_total += row->c.wire_err[i];

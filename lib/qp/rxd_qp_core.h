@@ -45,6 +45,9 @@ struct rxd_qp_core {
 	 *  that this QP took since it left INIT; 0 until then.  Frames
 	 *  from the peer's address with another one are not the peer's. */
 	uint16_t peer_sport;
+	/** RC/UC with several engines on the port: the port's steering of
+	 *  the peer's frames to the owner's queue (lib/engine's), or NULL */
+	void *steer;
 	struct rxd_engine *engine;  /**< owner, set at attach (lib/engine's) */
 	void *transport;            /**< lib/transport's state */
 	/** Raise an affiliated asynchronous event (verbs layer). */

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_random.h>
 
 #include "rxd_copy.h"
 #include "rxd_rc.h"
@@ -180,12 +179,16 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 		reset(rc);
 		break;
 	case IBV_QPS_RTR:
-		/* UDP source port: ECMP entropy, drawn once per connection in
-		 * the dynamic range (a modify within RTR keeps it: the peer
-		 * hears this QP only from it); random, it is harder to forge
-		 * than one derived from the QPN */
+		/* UDP source port: ECMP entropy, chosen once per connection
+		 * (a modify within RTR keeps it: the peer hears this QP only
+		 * from it) as Soft-RoCE chooses it, so that a receiver knowing
+		 * both QPNs can steer the connection's frames to the queue of
+		 * the engine owning its QP (rxd_sport.c, rxd_steer.c) */
 		if (from != IBV_QPS_RTR) {
-			rc->sport = (uint16_t)(0xc000 | (rte_rand() & 0x3fff));
+			rc->sport = qp->type == IBV_QPT_UD ?
+				rxd_sport_datagram(qp->qpn) :
+				rxd_sport_connected(a->ah_attr.grh.flow_label,
+						    qp->qpn, a->dest_qp_num);
 			rxd_cc_reset(rc);
 			rxd_keepalive_reset(rc);
 		}

@@ -430,4 +430,24 @@ rxd_aeth_make(enum rxd_aeth_type type, uint8_t code)
 	return (uint8_t)((type << 5) | (code & 0x1f));
 }
 
+/**
+ * The 20-bit flow label Soft-RoCE gives a connection without one: from
+ * the product of its two QPNs (the same at both ends).
+ */
+uint32_t rxd_flow_label_of_qpns(uint32_t lqpn, uint32_t rqpn);
+
+/** The UDP source port (0xC000..0xFFFF) a 20-bit flow label folds to. */
+uint16_t rxd_sport_of_flow_label(uint32_t flow_label);
+
+/**
+ * UDP source port of a connected (RC, UC) QP's frames, as Soft-RoCE
+ * chooses it: from the address vector's flow label, or when that is 0
+ * from rxd_flow_label_of_qpns(lqpn, rqpn).  Symmetric in the QPNs.
+ */
+uint16_t rxd_sport_connected(uint32_t flow_label, uint32_t lqpn,
+			     uint32_t rqpn);
+
+/** UDP source port of a datagram (UD, QP1) QP's frames, as Soft-RoCE's. */
+uint16_t rxd_sport_datagram(uint32_t qpn);
+
 #endif /* RXD_WIRE_H */

@@ -94,9 +94,13 @@ nic_args=()
 k=0
 for model in $RXD_INTEROP_NIC_MODELS; do
 	k=$((k + 1))
-	ip -n "$ns" tuntap add dev "${RXD_INTEROP_TAP}n$k" mode tap
+	mq=() nq=
+	if [ "$RXD_INTEROP_NIC_QUEUES" -gt 1 ]; then
+		mq=(multi_queue) nq=",queues=$RXD_INTEROP_NIC_QUEUES"
+	fi
+	ip -n "$ns" tuntap add dev "${RXD_INTEROP_TAP}n$k" mode tap "${mq[@]}"
 	ip -n "$ns" link set "${RXD_INTEROP_TAP}n$k" mtu "$RXD_INTEROP_MTU" master "$RXD_INTEROP_BRIDGE" up
-	nic_args+=(-netdev "tap,id=nic$k,ifname=${RXD_INTEROP_TAP}n$k,script=no,downscript=no"
+	nic_args+=(-netdev "tap,id=nic$k,ifname=${RXD_INTEROP_TAP}n$k,script=no,downscript=no$nq"
 		-device "$model,netdev=nic$k,mac=52:54:00:88:0$k:0b,addr=0x1$((k - 1)),romfile=")
 done
 

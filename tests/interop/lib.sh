@@ -81,6 +81,9 @@ fi
 # tap $RXD_INTEROP_TAP"n<k>", MAC 52:54:00:88:0<k>:0b and the name "nic<k>" in
 # the QEMU monitor (always on: $RXD_INTEROP_RUN/monitor.sock).
 : "${RXD_INTEROP_NIC_MODELS:=}"
+# Queue pairs of each extra NIC's tap (a multiqueue tap when above 1; give
+# the model mq=on, and rss=on for virtio-net's RSS: steer-interop.sh).
+: "${RXD_INTEROP_NIC_QUEUES:=1}"
 # Per-lab runtime state: console log, overlay disk, 9p share with the spool.
 : "${RXD_INTEROP_RUN:=$RXD_INTEROP_DIR/run-$RXD_INTEROP_NETNS}"
 RXD_INTEROP_SHARE=$RXD_INTEROP_RUN/share
