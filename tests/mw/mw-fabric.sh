@@ -73,76 +73,62 @@ ctrl_segs() {
 		grep -o 'segs_in:[0-9]*' | cut -d: -f2 | head -n 1
 }
 
-# A server killed mid-transfer: the client must end with an error line and
-# an error exit within 60 s, never hang or crash.  When it was only waiting
-# for the server's reply (no send of its own in flight, and a killed rxd
-# sends no DREQ), rxd's keepalive (keepalive_ms, 5 s) gives its QP up and
-# flushes the receive it waits on.
-rm -f "$mw_dir/m.sock"
-mw_start_server timeout 200 fi_pingpong -p verbs -e msg -c -I 3000
-mw_wait_tcp 47592
-RXD_START=$early mw_client timeout 60 fi_pingpong -p verbs -e msg -c \
-	-I 3000 10.0.0.1 &
-client=$!
-for _ in $(seq 1200); do
-	[ "$(ctrl_segs)" -ge 6 ] 2>/dev/null && break
-	kill -0 "$client" 2>/dev/null || break
-	sleep 0.1
-done
-segs=$(ctrl_segs)
-sleep 1
-# (no pkill: under ASan, compat-env.sh's LD_PRELOAD hangs procps at start)
-kill -KILL $(cat "/proc/$mw_server/task/$mw_server/children")
-wait "$client"
-c=$?
-wait "$mw_server" 2>/dev/null
-err=$(grep -h -m 1 -e '^\[error\]' -e 'ERROR: AddressSanitizer' \
-	-e 'runtime error:' "$mw_dir/c")
-if [ "${segs:-0}" -lt 6 ] || [ $c = 124 ] || [ $c -ge 128 ] ||
-   [ $c = 0 ] || grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$mw_dir/c"; then
-	echo "FAIL: server killed mid-transfer ($MW_LINK): client exit $c," \
-		"${segs:-no} side-channel segments before the kill"
-	mw_show
-	fail=1
-else
-	echo "PASS: server killed mid-transfer: client exit $c ($MW_LINK): $err"
-fi
-
-# The other way round: the client killed mid-transfer.  The server, which
-# waits for the next ping, must end with an error line and an error exit
-# within its 60 s (its receive flushed by rxd's keepalive, or its pong's
-# retries run out), never hang or crash.
-rm -f "$mw_dir/m.sock"
-mw_start_server timeout 60 fi_pingpong -p verbs -e msg -c -I 3000
-mw_wait_tcp 47592
-RXD_START=$early mw_client timeout 200 fi_pingpong -p verbs -e msg -c \
-	-I 3000 10.0.0.1 &
-client=$!
-for _ in $(seq 1200); do
-	[ "$(ctrl_segs)" -ge 6 ] 2>/dev/null && break
-	kill -0 "$client" 2>/dev/null || break
-	sleep 0.1
-done
-segs=$(ctrl_segs)
-sleep 1
-# the client's subshell runs ip netns exec, which execs timeout
-tmo=$(tr -d " " <"/proc/$client/task/$client/children" 2>/dev/null)
-kill -KILL $(cat "/proc/$tmo/task/$tmo/children" 2>/dev/null) 2>/dev/null
-wait "$client" 2>/dev/null
-wait "$mw_server"
-s=$?
-err=$(grep -h -m 1 -e '^\[error\]' "$mw_dir/s")
-if [ "${segs:-0}" -lt 6 ] || [ $s = 124 ] || [ $s -ge 128 ] ||
-   [ $s = 0 ] || grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' \
-	"$mw_dir/s"; then
-	echo "FAIL: client killed mid-transfer ($MW_LINK): server exit $s," \
-		"${segs:-no} side-channel segments before the kill"
-	mw_show
-	fail=1
-else
-	echo "PASS: client killed mid-transfer: server exit $s ($MW_LINK): $err"
-fi
-
+# kill_case VICTIM: a long fi_pingpong -e msg -c pair; once the address
+# exchange and the first sync are done, VICTIM (server or client) is
+# killed with SIGKILL.  The survivor must end with an [error] line and an
+# error exit within its 60 s, never hang or crash.  A survivor waiting only
+# for the peer's message (no send of its own in flight, and a killed rxd
+# sends no DREQ) learns of the death from rxd's keepalive (keepalive_ms,
+# 5 s), which gives its QP up and flushes the receive it waits on.
+kill_case() {
+	local victim=$1 stime=200 ctime=200 log=$mw_dir/c client segs tmo rc
+	if [ "$victim" = server ]; then
+		ctime=60
+	else
+		stime=60
+		log=$mw_dir/s
+	fi
+	rm -f "$mw_dir/m.sock"
+	mw_start_server timeout $stime fi_pingpong -p verbs -e msg -c -I 3000
+	mw_wait_tcp 47592
+	RXD_START=$early mw_client timeout $ctime fi_pingpong -p verbs \
+		-e msg -c -I 3000 10.0.0.1 &
+	client=$!
+	for _ in $(seq 1200); do
+		[ "$(ctrl_segs)" -ge 6 ] 2>/dev/null && break
+		kill -0 "$client" 2>/dev/null || break
+		sleep 0.1
+	done
+	segs=$(ctrl_segs)
+	sleep 1
+	# (no pkill: under ASan, compat-env.sh's LD_PRELOAD hangs procps)
+	if [ "$victim" = server ]; then
+		kill -KILL $(cat "/proc/$mw_server/task/$mw_server/children")
+		wait "$client"
+		rc=$?
+		wait "$mw_server" 2>/dev/null
+	else
+		# the client's subshell runs ip netns exec, which execs timeout
+		tmo=$(tr -d " " <"/proc/$client/task/$client/children")
+		kill -KILL $(cat "/proc/$tmo/task/$tmo/children")
+		wait "$client" 2>/dev/null
+		wait "$mw_server"
+		rc=$?
+	fi
+	if [ "${segs:-0}" -lt 6 ] || [ $rc = 124 ] || [ $rc -ge 128 ] ||
+	   [ $rc = 0 ] || grep -q -e 'ERROR: AddressSanitizer' \
+		-e 'runtime error:' "$log"; then
+		echo "FAIL: $victim killed mid-transfer ($MW_LINK): survivor" \
+			"exit $rc, ${segs:-no} side-channel segments before the kill"
+		mw_show
+		fail=1
+	else
+		echo "PASS: $victim killed mid-transfer: survivor exit $rc" \
+			"($MW_LINK): $(grep -h -m 1 '^\[error\]' "$log")"
+	fi
+}
+kill_case server
+kill_case client
 run "fi_pingpong -e msg -c after the kills" verbs -e msg -c -I 10
 
 exit $fail
