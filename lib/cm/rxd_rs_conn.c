@@ -100,9 +100,12 @@ on_event(struct rxd_rs *rs, const struct rdma_cm_event *ev)
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		/* an orderly close sends DISCONNECT first, which already moved
+		 * us to CLOSED: this peer went away without one (its
+		 * connection failed, or it is no rsocket), a reset */
 		if (rs->phase == RXD_RS_CONNECTED ||
 		    rs->phase == RXD_RS_ACCEPTING)
-			rxd_rs_close_with(rs, 0);
+			rxd_rs_close_with(rs, ECONNRESET);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
