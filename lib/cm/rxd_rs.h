@@ -142,6 +142,8 @@ void rxd_rs_listen_progress(struct rxd_rs *rs);
 /* rxd_rs_cq.c */
 /** Poll completions, update credits, probe an idle peer, drive the CM. */
 void rxd_rs_progress(struct rxd_rs *rs);
+/** Apply every completion now in the CQ (and repost the receives). */
+void rxd_rs_poll_cq(struct rxd_rs *rs);
 /** Post a 0-byte message (credits, control) with immediate data, counted
  * as a control message of @p kind. 0 or errno. */
 int rxd_rs_post_msg(struct rxd_rs *rs, uint32_t imm, unsigned int kind);

@@ -100,9 +100,17 @@ on_event(struct rxd_rs *rs, const struct rdma_cm_event *ev)
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		/* an orderly close sends DISCONNECT first and its DREQ only
+		 * once that completed, so the DISCONNECT (and the data before
+		 * it) is in our CQ by now, maybe put there by another thread
+		 * since we last polled: take it first.  Still connected
+		 * after that, the peer went away without one (its connection
+		 * failed, or it is no rsocket): a reset */
+		if (rs->cq != NULL)
+			rxd_rs_poll_cq(rs);
 		if (rs->phase == RXD_RS_CONNECTED ||
 		    rs->phase == RXD_RS_ACCEPTING)
-			rxd_rs_close_with(rs, 0);
+			rxd_rs_close_with(rs, ECONNRESET);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:

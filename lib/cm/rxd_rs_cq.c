@@ -177,8 +177,8 @@ repost_recvs(struct rxd_rs *rs, unsigned int n)
 		}
 }
 
-static void
-poll_cq(struct rxd_rs *rs)
+void
+rxd_rs_poll_cq(struct rxd_rs *rs)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	unsigned int recvs = 0;
@@ -265,7 +265,7 @@ void
 rxd_rs_progress(struct rxd_rs *rs)
 {
 	if (rs->cq != NULL)
-		poll_cq(rs);
+		rxd_rs_poll_cq(rs);
 	if (rs->phase == RXD_RS_CONNECTED && owe_credits(rs))
 		send_credits(rs);
 	probe_idle_peer(rs);

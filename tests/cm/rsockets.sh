@@ -21,7 +21,11 @@
 # this group alone puts 10.0.0.1 on lo; it proves the data went over rxd
 # by the CRC, the children's CM counters and lo's byte counters staying
 # far below the data moved.
-# Usage: rsockets.sh BUILD_DIR TCP_SINK [fork]
+#
+# "abort PEER" as third and fourth arguments runs instead a reader whose
+# peer (PEER, rs-abort-peer) disconnects without rsockets' orderly close:
+# the read must fail with ECONNRESET.
+# Usage: rsockets.sh BUILD_DIR TCP_SINK [fork | abort PEER]
 set -u
 build=$1
 sink=$2
@@ -171,8 +175,42 @@ preload_fork() {
 	ok=$(( $? == 0 ))
 	report fork "server $s, clients $c, 2 x 16 MiB, lo $((lo1 - lo0)) B" $ok
 }
+wait_for() { # file pattern: up to 120 s
+	for _ in $(seq 1200); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A peer that leaves without rsockets' orderly close (rs-abort-peer: a
+# plain rdma_cm client with rsockets' connection data that disconnects
+# without sending DISCONNECT, as a peer whose connection failed does):
+# tcp-sink, reading under librspreload, must fail with ECONNRESET, not
+# take it for an end of stream (rstream's default set, which retries a
+# 0 from rrecv, spun there for ever).
+peer_abort() {
+	local peer=$1 c s
+	rm -f "$dir/go"
+	start_server abort env LD_PRELOAD="$pre" "$sink" 10.0.0.1 7471
+	start_client abort env RXD_RETRY_ON=REJECTED \
+		"$here/../lib/retry-connect.sh" "$peer" 10.0.0.1 7471 "$dir/go"
+	wait_for "$dir/abort.s" '^accepted' &&
+		wait_for "$dir/abort.c" '^connected'
+	touch "$dir/go"
+	wait "$client"; c=$?
+	wait "$server"; s=$?
+	[ $c = 0 ] && [ $s = 1 ] &&
+		grep -q '^read: Connection reset by peer' "$dir/abort.s" &&
+		! grep -q '^received' "$dir/abort.s"
+	report abort "server $s, client $c" $(( $? == 0 ))
+}
 if [ "$group" = fork ]; then
 	preload_fork
+	exit $fail
+fi
+if [ "$group" = abort ]; then
+	peer_abort "$4"
 	exit $fail
 fi
 
@@ -220,13 +258,6 @@ pair preload-tcp "env LD_PRELOAD=$pre $sink 10.0.0.1 7471" \
 # kill VICTIM: the TCP pair under librspreload streaming without end;
 # once both ends report the connection, SIGKILL one side; the other must
 # fail with ECONNRESET from rrecv/rsend (not hang until its timeout).
-wait_for() { # file pattern: up to 120 s
-	for _ in $(seq 1200); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 kill_peer() {
 	local victim=$1 name="kill-$1" survivor rc pid
 	start_server "$name" env LD_PRELOAD="$pre" "$sink" 10.0.0.1 7471
