@@ -115,6 +115,7 @@ start_eal(long wait_ms)
 
 static bool eal_ours;
 static pid_t started_in;
+static bool links_owed;    /* started at load: the first call waits */
 
 bool
 rxd_verbs_fork_child(void)
@@ -212,11 +213,15 @@ start(bool links_wait)
 			(long)getpid());
 		return ENODEV;
 	}
-	if (rxd_running())
-		return 0;
 	rc = link_wait_ms(&wait_ms);
 	if (rc != 0)
 		return rc;
+	if (rxd_running()) {
+		if (links_wait && links_owed)
+			wait_for_links(wait_ms);
+		links_owed = false;
+		return 0;
+	}
 	if (rte_lcore_count() == 0) {
 		rc = start_eal(wait_ms);
 		if (rc != 0)
@@ -232,6 +237,7 @@ start(bool links_wait)
 	atexit(stop_at_exit);
 	if (links_wait)
 		wait_for_links(wait_ms);
+	links_owed = !links_wait;
 	return 0;
 }
 
@@ -243,11 +249,14 @@ rxd_verbs_start(void)
 
 /*
  * RXD_START=load: start rxd as the library loads, before main(), without
- * waiting for the links.  For programs that open the device only after
+ * waiting for the links; the program's first verbs call waits for them
+ * (RXD_LINK_WAIT_MS).  For programs that open the device only after
  * their peer has opened its own (fi_pingpong's client waits for the
  * server's address over TCP; the server's verbs provider drops a port
  * that is not active): over memif, the link then comes up while the
- * peer's rxd waits for it.  A failure is said on stderr and left to the
+ * peer's rxd waits for it.  fi_pingpong's server opens rxd only once
+ * its client is on TCP, so the client's link may still be down when it
+ * asks for the devices: hence the wait at that first call.  A failure is said on stderr and left to the
  * program's first ibv_get_device_list(), which tries again.
  */
 __attribute__((constructor)) static void
