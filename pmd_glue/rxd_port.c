@@ -580,14 +580,19 @@ uint16_t
 rxd_port_tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 		  uint16_t n)
 {
+	uint64_t bytes = 0;
 	uint16_t sent = 0, i;
 
+	/* counted before: a sent mbuf is the PMD's (memif frees it at once) */
+	for (i = 0; i < n; i++)
+		bytes += rte_pktmbuf_pkt_len(pkts[i]);
 	for (i = 0; i < 2 && sent < n && !p->stopped; i++)
 		sent += rte_eth_tx_burst(p->port_id, q, pkts + sent,
 					 (uint16_t)(n - sent));
+	for (i = sent; i < n; i++)
+		bytes -= rte_pktmbuf_pkt_len(pkts[i]);
 	p->stats[q].tx_pkts += sent;
-	for (i = 0; i < sent; i++)
-		p->stats[q].tx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+	p->stats[q].tx_bytes += bytes;
 	return sent;
 }
 
