@@ -184,6 +184,24 @@ kill_victim(struct outcome *o, int pid, struct pd_conn *c,
 		FAIL(tag, "probe post: %s", strerror(errno));
 }
 
+/* Why a round ran out of time: no kill, or WRs without completions. */
+static void
+round_stuck(struct outcome *o, bool victim_going, const char *tag)
+{
+	if (!o->killed)
+		FAIL(tag, "no kill within %d ms: %s (%lu WRs completed)",
+		     ROUND_MS, victim_going ? "no WR completed"
+		     : "the victim never said it was going",
+		     (unsigned long)o->done);
+	else
+		FAIL(tag, "%lu WRs of %lu without a completion %.0f ms after "
+		     "the kill (round of %d ms)",
+		     (unsigned long)(o->posted - o->done),
+		     (unsigned long)o->posted, pd_now_ms() - o->t_kill,
+		     ROUND_MS);
+	o->bad = true;
+}
+
 /* The workload until the kill, then until every WR has completed. */
 static void
 kill_phase(int s, int pid, struct pd_conn *c, const struct pd_peer *peer,
@@ -221,10 +239,7 @@ kill_phase(int s, int pid, struct pd_conn *c, const struct pd_peer *peer,
 				   (kill_at > 0 && pd_now_ms() >= kill_at)))
 			kill_victim(o, pid, c, peer, tag);
 		if (pd_now_ms() > end) {
-			FAIL(tag, "%lu of %lu WRs completed after %d ms (%s)",
-			     (unsigned long)o->done, (unsigned long)o->posted,
-			     ROUND_MS, o->killed ? "killed" : "not killed");
-			o->bad = true;
+			round_stuck(o, victim_going, tag);
 			return;
 		}
 		if (n == 0)
