@@ -164,6 +164,46 @@ rxi_guest_up() {
 	}
 }
 
+# rxi_tools_veth: the kernel's own port on the lab's bridge (kif, address
+# kip), over which the tools' TCP exchange runs: rxd's address has no
+# kernel route.  After rxi_guest_up.
+rxi_tools_veth() {
+	kif=rxdk0
+	kip=$RXD_INTEROP_PROBE_IP
+	"$RXD_INTEROP_HERE/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
+}
+
+# rxi_guest_dpdk_init PMD...: what running rxd inside the guest on DPDK
+# needs from this host: rxd's compat libraries (not an ASan build: the
+# guest has no libasan) and each PMD's DPDK 22.11 library; SKIP without
+# them.  Sets libdir and pmds.
+rxi_guest_dpdk_init() {
+	local p
+	libdir=/lib/x86_64-linux-gnu
+	pmds="$*"
+	[ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
+	ldd "$build/compat/libibverbs.so.1" | grep -q libasan &&
+		skip "an ASan build: the guest has no libasan"
+	for p in $pmds; do
+		[ -e "$libdir/librte_$p.so.23" ] || skip "no $libdir/librte_$p.so.23 (DPDK 22.11 PMD)"
+	done
+}
+
+# rxi_guest_dpdk_stage DIR [BINARY...]: rxd's compat libraries, the PMDs
+# (DIR/pmds) and every library they and the BINARYs load but the C
+# library (DIR/lib), into DIR of the guest's share.
+rxi_guest_dpdk_stage() {
+	local d=$1 p f
+	shift
+	mkdir -p "$d/lib" "$d/pmds"
+	cp -L "$build/compat/libibverbs.so.1" "$build/compat/librdmacm.so.1" "$d/lib/"
+	for p in $pmds; do cp -L "$libdir/librte_$p.so.23" "$d/pmds/"; done
+	for f in $(ldd "$d"/lib/* "$d"/pmds/* "$@" | awk '$3 ~ /^\// { print $3 }' |
+		grep -v -E "^$d/|/(libc|libm|ld-linux-x86-64)\.so" | sort -u); do
+		cp -L "$f" "$d/lib/"
+	done
+}
+
 # rxi_check_capture PCAP: roce-check must accept it (when it exists).
 rxi_check_capture() {
 	local pcap=$1

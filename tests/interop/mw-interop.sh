@@ -23,14 +23,12 @@ set -uo pipefail
 rxi_script_init "${1:?usage: mw-interop.sh BUILD_DIR PEER}"
 peer_bin=${2:?usage: mw-interop.sh BUILD_DIR PEER}
 H=$RXD_INTEROP_HERE
-kif=rxdk0
-kip=10.88.0.254
 port=18515
 [ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
 [ -x "$peer_bin" ] || skip "no interop-peer at $peer_bin"
 
 rxi_guest_up
-"$H/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
+rxi_tools_veth
 cp "$peer_bin" "$RXD_INTEROP_SHARE/interop-peer"
 gpeer=/mnt/rxd/interop-peer
 

@@ -30,14 +30,7 @@ set -uo pipefail
 
 rxi_script_init "${1:?usage: nic-interop.sh BUILD_DIR}"
 H=$RXD_INTEROP_HERE
-libdir=/lib/x86_64-linux-gnu
-pmds="mempool_ring net_virtio net_e1000 net_vmxnet3"
-[ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
-ldd "$build/compat/libibverbs.so.1" | grep -q libasan &&
-	skip "an ASan build: the guest has no libasan"
-for p in $pmds; do
-	[ -e "$libdir/librte_$p.so.23" ] || skip "no $libdir/librte_$p.so.23 (DPDK 22.11 PMD)"
-done
+rxi_guest_dpdk_init mempool_ring net_virtio net_e1000 net_vmxnet3
 command -v python3 >/dev/null || skip "python3 missing (QEMU monitor)"
 
 export RXD_INTEROP_MTU=9000 RXD_INTEROP_CPU=Nehalem RXD_INTEROP_MEM=1536
@@ -46,22 +39,17 @@ matrix=${RXD_NIC_MATRIX:-ci}
 rxd_ip=$RXD_INTEROP_RXD_IP
 g=/mnt/rxd/nic                       # the share, as the guest sees it
 
-# stage: rxd's compat libraries, the DPDK libraries they and the PMDs load
-# (everything ldd names but the C library), the PMDs, into the share.
+# stage: rxd and DPDK into the share (rxi_guest_dpdk_stage), with rxd-perf
+# and rxd-testpmd for the perf matrix.
 stage() {
-	local d=$RXD_INTEROP_SHARE/nic f apps=()
-	mkdir -p "$d/lib" "$d/pmds" "$d/out"
-	cp -L "$build/compat/libibverbs.so.1" "$build/compat/librdmacm.so.1" "$d/lib/"
-	for p in $pmds; do cp -L "$libdir/librte_$p.so.23" "$d/pmds/"; done
+	local d=$RXD_INTEROP_SHARE/nic apps=()
+	mkdir -p "$d/out"
 	if [ "$matrix" = perf ]; then
 		cp "$build/apps/rxd-perf/rxd-perf" \
 			"$build/apps/rxd-testpmd/rxd-testpmd" "$d/"
 		apps=("$d/rxd-perf" "$d/rxd-testpmd")
 	fi
-	for f in $(ldd "$d"/lib/* "$d"/pmds/* "${apps[@]}" | awk '$3 ~ /^\// { print $3 }' |
-		grep -v -E "^$d/|/(libc|libm|ld-linux-x86-64)\.so" | sort -u); do
-		cp -L "$f" "$d/lib/"
-	done
+	rxi_guest_dpdk_stage "$d" "${apps[@]}"
 }
 
 # guest_nic_setup: hugepages, the NICs off their kernel drivers onto

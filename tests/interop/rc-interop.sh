@@ -16,13 +16,11 @@ set -uo pipefail
 
 rxi_script_init "${1:?usage: rc-interop.sh BUILD_DIR}"
 H=$RXD_INTEROP_HERE
-kif=rxdk0
-kip=10.88.0.254
 [ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
 command -v ib_write_bw >/dev/null || skip "perftest not installed"
 
 rxi_guest_up
-"$H/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
+rxi_tools_veth
 
 # The path MTU both ends should agree on at the lab's MTU: the largest of
 # 256..4096 that fits MTU - 80 (rxd's and Soft-RoCE's active MTU).

@@ -27,14 +27,7 @@ set -uo pipefail
 
 rxi_script_init "${1:?usage: steer-interop.sh BUILD_DIR}"
 H=$RXD_INTEROP_HERE
-libdir=/lib/x86_64-linux-gnu
-pmds="mempool_ring net_virtio net_tap"
-[ -e "$build/compat/libibverbs.so.1" ] || skip "no $build/compat/libibverbs.so.1"
-ldd "$build/compat/libibverbs.so.1" | grep -q libasan &&
-	skip "an ASan build: the guest has no libasan"
-for p in $pmds; do
-	[ -e "$libdir/librte_$p.so.23" ] || skip "no $libdir/librte_$p.so.23 (DPDK 22.11 PMD)"
-done
+rxi_guest_dpdk_init mempool_ring net_virtio net_tap
 
 export RXD_INTEROP_CPU=Nehalem RXD_INTEROP_MEM=1536
 export RXD_INTEROP_NIC_MODELS="virtio-net-pci,mq=on,rss=on,vectors=6"
@@ -44,17 +37,10 @@ qps=8
 g=/mnt/rxd/steer                     # the share, as the guest sees it
 d=$RXD_INTEROP_SHARE/steer
 
-# stage: rxd's compat libraries, the DPDK libraries they and the PMDs
-# load (all ldd names but the C library), the PMDs, into the share.
+# stage: rxd and DPDK into the share (rxi_guest_dpdk_stage), and the two
+# configurations.
 stage() {
-	local f
-	mkdir -p "$d/lib" "$d/pmds"
-	cp -L "$build/compat/libibverbs.so.1" "$build/compat/librdmacm.so.1" "$d/lib/"
-	for p in $pmds; do cp -L "$libdir/librte_$p.so.23" "$d/pmds/"; done
-	for f in $(ldd "$d"/lib/* "$d"/pmds/* | awk '$3 ~ /^\// { print $3 }' |
-		grep -v -E "^$d/|/(libc|libm|ld-linux-x86-64)\.so" | sort -u); do
-		cp -L "$f" "$d/lib/"
-	done
+	rxi_guest_dpdk_stage "$d"
 	cat >"$d/rxd.ini" <<-INI
 	[port0]
 	addr = $RXD_INTEROP_RXD_IP/24
@@ -203,6 +189,18 @@ check_run() {
 	fi
 }
 
+# each_mode FN PREFIX MODE...: FN MODE, then check_run of run PREFIX-MODE.
+each_mode() {
+	local fn=$1 prefix=$2 mode t
+	shift 2
+	for mode; do
+		t=$(rxi_now)
+		"$fn" "$mode"
+		check_run "$prefix$mode" "$mode" $?
+		echo "run $prefix$mode: $(rxi_since "$t") s"
+	done
+}
+
 mkdir -p "$out"
 T0=$(rxi_now)
 rxi_guest_up
@@ -216,12 +214,7 @@ if ! guest_setup >"$out/steer-setup.log" 2>&1; then
 	exit 1
 fi
 echo "guest up, NIC bound in $(rxi_since "$T0") s"
-for mode in reta none; do
-	T1=$(rxi_now)
-	run "$mode"
-	check_run "$mode" "$mode" $?
-	echo "RXD_STEERING=$mode: $(rxi_since "$T1") s"
-done
+each_mode run "" reta none
 if ! "$H/guest-exec.sh" -t 120 "set -e; modprobe tun
 	mkdir -p /dev/net; [ -e /dev/net/tun ] || mknod /dev/net/tun c 10 200
 	for m in sch_multiq cls_flower act_skbedit act_gact sch_ingress; do modprobe \$m; done" \
@@ -229,12 +222,7 @@ if ! "$H/guest-exec.sh" -t 120 "set -e; modprobe tun
 	fail "net_tap: the guest has no tun or tc modules"
 	sed 's/^/    | /' "$out/steer-tap-setup.log"
 else
-	for mode in flow none; do
-		T1=$(rxi_now)
-		tap_run "$mode"
-		check_run "tap-$mode" "$mode" $?
-		echo "net_tap RXD_STEERING=$mode: $(rxi_since "$T1") s"
-	done
+	each_mode tap_run tap- flow none
 fi
 echo "steer-interop in $(rxi_since "$T0") s; logs: $out"
 exit $failed

@@ -30,8 +30,6 @@ set -uo pipefail
 
 rxi_script_init "${1:?usage: ucx-fabric-interop.sh BUILD_DIR}"
 H=$RXD_INTEROP_HERE
-kif=rxdk0
-kip=10.88.0.254
 pkgs="ucx-utils libucx0 libfabric-bin libfabric1 libgomp1 libnuma1 libatomic1
  libpsm-infinipath1 libpsm2-2"
 [ -e "$build/compat/librdmacm.so.1" ] || skip "no $build/compat/librdmacm.so.1"
@@ -58,7 +56,7 @@ if ! "$H/guest-exec.sh" -t 600 "dpkg -i /mnt/rxd/debs/*.deb" \
 fi
 "$H/guest-exec.sh" -t 60 "rdma dev set rxe0 name rxd0" >"$out/rename.log" 2>&1 ||
 	{ echo "FAIL: cannot rename the guest's rxe0"; exit 1; }
-"$H/lab-veth.sh" add "$kif" "$kip/24" >/dev/null
+rxi_tools_veth
 
 # guest_listens PORT: wait (up to 60 s) until the guest listens on TCP PORT.
 guest_listens() {
