@@ -20,6 +20,7 @@
 
 #include "rxd_intr_thread.h"
 #include "rxd_port.h"
+#include "rxd_port_guard.h"
 #include "rxd_port_size.h"
 
 #define PORT_POOL_CACHE 256
@@ -379,6 +380,23 @@ pick_shards(struct rxd_port *p, uint16_t want)
 			p->shards);
 }
 
+
+/*
+ * A memif port's bursts run guarded (rxd_port_guard.c): its peer's
+ * disconnect unmaps the rings under them.  Without the guard's handlers
+ * the port still works, as before.
+ */
+static void
+guard_memif(struct rxd_port *p)
+{
+	p->guarded = strcmp(p->driver, "net_memif") == 0;
+	if (p->guarded && rxd_port_guard_install() != 0) {
+		rte_log(RTE_LOG_WARNING, rxd_logtype_port, "rxd: port %u: "
+			"no fault handler (%s): a memif peer leaving mid-burst "
+			"may crash this process\n", p->port_id, strerror(errno));
+		p->guarded = false;
+	}
+}
 /* Device info, driver name and queue counts of the port. */
 static int
 read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
@@ -393,6 +411,7 @@ read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info->driver_name);
 	rxd_port_redial_setup(p, info->device);
+	guard_memif(p);
 	p->nb_rxq = queues(RTE_MAX(conf->rx_queues, conf->engines_per_port),
 			   info->max_rx_queues);
 	p->nb_txq = queues(RTE_MAX(conf->tx_queues, conf->engines_per_port),
@@ -536,6 +555,7 @@ rxd_port_stats_sum(const struct rxd_port *p, struct rxd_port_stats *sum)
 		sum->tx_pkts += p->stats[q].tx_pkts;
 		sum->tx_bytes += p->stats[q].tx_bytes;
 		sum->tx_full += p->stats[q].tx_full;
+		sum->burst_faults += p->stats[q].burst_faults;
 	}
 }
 
@@ -549,6 +569,40 @@ rxd_port_fault_set(struct rxd_port *p, struct rxd_fault *f,
 	fault_unlock(p);
 }
 
+static uint16_t
+rx_burst(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_rx_burst(port, q, pkts, n);
+}
+
+static uint16_t
+tx_burst(uint16_t port, uint16_t q, struct rte_mbuf **pkts, uint16_t n)
+{
+	return rte_eth_tx_burst(port, q, pkts, n);
+}
+
+/*
+ * A burst on a guarded port.  After a fault the mbufs are the PMD's
+ * (memif frees each frame it has copied): counted as taken, not freed
+ * again; what memif had not freed yet is lost with its regions.
+ */
+static uint16_t
+guarded(struct rxd_port *p, rxd_port_burst_fn fn, uint16_t q,
+	struct rte_mbuf **pkts, uint16_t n)
+{
+	int faulted = 0;
+	uint16_t done = rxd_port_guard_burst(fn, p->port_id, q, pkts, n,
+					     &faulted);
+
+	if (!faulted)
+		return done;
+	p->stats[q].burst_faults++;
+	rte_log(RTE_LOG_NOTICE, rxd_logtype_port, "rxd: port %u queue %u: "
+		"%s burst ended by a fault: the peer's regions were unmapped "
+		"(link down)\n", p->port_id, q, fn == tx_burst ? "tx" : "rx");
+	return fn == tx_burst ? n : 0;
+}
+
 uint16_t
 rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	    uint16_t cap)
@@ -558,8 +612,9 @@ rxd_port_rx(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	if (p->stopped)
 		return 0;
 	/* leave room for duplicates the injector may add */
-	n = rte_eth_rx_burst(p->port_id, q, pkts,
-			     p->fault_rx.active ? cap / 2 : cap);
+	n = p->fault_rx.active ? cap / 2 : cap;
+	n = p->guarded ? guarded(p, rx_burst, q, pkts, n)
+		       : rte_eth_rx_burst(p->port_id, q, pkts, n);
 	for (i = 0; i < n; i++)
 		p->stats[q].rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
 	p->stats[q].rx_pkts += n;
@@ -587,8 +642,10 @@ rxd_port_tx_burst(struct rxd_port *p, uint16_t q, struct rte_mbuf **pkts,
 	for (i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
 	for (i = 0; i < 2 && sent < n && !p->stopped; i++)
-		sent += rte_eth_tx_burst(p->port_id, q, pkts + sent,
-					 (uint16_t)(n - sent));
+		sent += p->guarded
+			? guarded(p, tx_burst, q, pkts + sent, n - sent)
+			: rte_eth_tx_burst(p->port_id, q, pkts + sent,
+					   (uint16_t)(n - sent));
 	for (i = sent; i < n; i++)
 		bytes -= rte_pktmbuf_pkt_len(pkts[i]);
 	p->stats[q].tx_pkts += sent;

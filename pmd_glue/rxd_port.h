@@ -36,6 +36,7 @@ struct rxd_port_stats {
 	uint64_t rx_pkts, rx_bytes;
 	uint64_t tx_pkts, tx_bytes;
 	uint64_t tx_full;          /**< frames the PMD would not take */
+	uint64_t burst_faults;     /**< bursts ended by rxd_port_guard.c */
 };
 
 /** A port brought up by rxd_port_setup(). */
@@ -57,6 +58,7 @@ struct rxd_port {
 	bool link_up;
 	bool stopped;              /**< device stopped between redials */
 	bool redial;               /**< a memif client: dials again when down */
+	bool guarded;              /**< bursts run in rxd_port_guard_burst() */
 	bool dialing;              /**< dialled, link not up since */
 	uint64_t redial_at;        /**< timer cycles of the last dial */
 	char redial_path[108];     /**< its server's socket file, "" if none */

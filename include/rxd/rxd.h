@@ -211,6 +211,9 @@ struct rxd_port_counters {
 	uint64_t roce_bad_cnp;     /**< CNPs refused: to a UD QP or one not
 				    *   receiving, without BECN, or with
 				    *   another P_Key */
+	uint64_t burst_faults;     /**< bursts ended by a memory fault while
+				    *   the link was down: a memif peer
+				    *   unmapped the rings mid-burst */
 };
 
 /*

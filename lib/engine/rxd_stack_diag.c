@@ -103,6 +103,7 @@ counters_cmd(struct rxd_engine *e, void *arg)
 	c->tx_pkts = st.tx_pkts;
 	c->tx_bytes = st.tx_bytes;
 	c->tx_full = st.tx_full;
+	c->burst_faults = st.burst_faults;
 	/* every engine serving the port (the others' counters read as
 	 * they stand: they only grow) */
 	for (k = 0; k < rxd_stk.n_engines; k++)
