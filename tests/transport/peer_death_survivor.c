@@ -238,7 +238,8 @@ kill_phase(int s, int pid, struct pd_conn *c, const struct pd_peer *peer,
 		if (!o->killed && (o->stalled ||
 				   (kill_at > 0 && pd_now_ms() >= kill_at)))
 			kill_victim(o, pid, c, peer, tag);
-		if (pd_now_ms() > end) {
+		/* the last completions may have just come: judged below */
+		if (pd_now_ms() > end && (!o->killed || o->done < o->posted)) {
 			round_stuck(o, victim_going, tag);
 			return;
 		}
