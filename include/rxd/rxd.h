@@ -211,6 +211,9 @@ struct rxd_port_counters {
 	uint64_t roce_bad_cnp;     /**< CNPs refused: to a UD QP or one not
 				    *   receiving, without BECN, or with
 				    *   another P_Key */
+	uint64_t roce_rx_fast;     /**< of roce_rx: the next MIDDLE/LAST of
+				    *   an RC message, taken without the
+				    *   full parse (receive fast path) */
 };
 
 /*
