@@ -272,28 +272,27 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 
 /*
  * The frame the last RC QP served expects next goes straight to it
- * (rxd_transport_rx_fast()).  @return false if it takes the full path.
+ * (rxd_transport_rx_expected()).  @return false if it takes the full
+ * path.
  */
 static bool
 fast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	   unsigned int flags)
 {
 	struct rxd_qp_core *qp = ep->fast_qp;
+	struct rxd_pkt pkt;
 
 	/* a QP being destroyed leaves the table before the engine */
-	if (rxd_qp_lookup(ep->port->index, qp->qpn) != qp)
+	if (!rxd_transport_rx_expected(qp, m, flags, &pkt) ||
+	    rxd_qp_lookup(ep->port->index, qp->qpn) != qp)
 		return false;
-	switch (rxd_transport_rx_fast(qp, m, flags)) {
-	case RXD_RX_MISS:
-		return false;
-	case RXD_RX_TAKEN:
-		ep->roce.rx++;
-		ep->roce.rx_fast++;
-		return true;
-	default:
+	if (!rxd_transport_rx(qp, m, &pkt)) {
 		ep->roce.wire_err[RXD_WIRE_ICRC]++;
 		return true;
 	}
+	ep->roce.rx++;
+	ep->roce.rx_fast++;
+	return true;
 }
 
 void

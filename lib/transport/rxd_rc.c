@@ -289,21 +289,18 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 	return ok;
 }
 
-enum rxd_rx_fast
-rxd_transport_rx_fast(struct rxd_qp_core *qp, struct rte_mbuf *m,
-		      unsigned int flags)
+bool
+rxd_transport_rx_expected(struct rxd_qp_core *qp, const struct rte_mbuf *m,
+			  unsigned int flags, struct rxd_pkt *pkt)
 {
 	struct rxd_rc *rc = rxd_rc(qp);
 	uint8_t middle = rc->in_msg == RXD_OPF_SEND ? RXD_OP_RC_SEND_MIDDLE :
 		RXD_OP_RC_WRITE_MIDDLE;
-	struct rxd_pkt pkt;
 
-	if (rc->in_msg == 0 ||
-	    !rxd_rx_tmpl_match(&rc->rxt, rte_pktmbuf_mtod(m, const uint8_t *),
-			       rte_pktmbuf_data_len(m), flags, middle,
-			       rc->epsn, &pkt))
-		return RXD_RX_MISS;
-	return rxd_transport_rx(qp, m, &pkt) ? RXD_RX_TAKEN : RXD_RX_CORRUPT;
+	return rc->in_msg != 0 &&
+		rxd_rx_tmpl_match(&rc->rxt, rte_pktmbuf_mtod(m, const uint8_t *),
+				  rte_pktmbuf_data_len(m), flags, middle,
+				  rc->epsn, pkt);
 }
 
 /* Every WQE still in the window fails with a flush error. */

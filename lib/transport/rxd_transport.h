@@ -86,26 +86,20 @@ void rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from);
 bool rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		      const struct rxd_pkt *pkt);
 
-/** What rxd_transport_rx_fast() made of a frame. */
-enum rxd_rx_fast {
-	RXD_RX_MISS,      /**< not the frame the QP expects: m untouched */
-	RXD_RX_TAKEN,     /**< taken as rxd_transport_rx() takes it */
-	RXD_RX_CORRUPT,   /**< its deferred ICRC check failed: dropped */
-};
-
 /**
- * The receive fast path: a frame (one segment, parse flags as for
- * rxd_wire_parse()) that is the next MIDDLE or LAST of the RC message in
+ * The receive fast path: true if the frame (one segment, parse flags as
+ * for rxd_wire_parse()) is the next MIDDLE or LAST of the RC message in
  * progress from the QP's peer, every fixed header byte as in the frame
- * the QP learnt its receive template from (rxd_rx_tmpl.h), goes to
- * rxd_transport_rx() without the full parse and the engine's address
- * checks, which it passes the same way; anything else is a miss and must
- * take the full path.  The template is learnt from an RC request the full
- * path accepted and forgotten at every modify.
+ * the QP learnt its receive template from (rxd_rx_tmpl.h); then pkt is
+ * what rxd_wire_parse() would have made of it, and rxd_transport_rx()
+ * takes it as the full path would (the engine's address checks passed
+ * for the learnt frame hold for it).  False: m untouched, the full path.
+ * The template is learnt from an RC request the full path accepted and
+ * forgotten at every modify.
  */
-enum rxd_rx_fast rxd_transport_rx_fast(struct rxd_qp_core *qp,
-				       struct rte_mbuf *m,
-				       unsigned int flags);
+bool rxd_transport_rx_expected(struct rxd_qp_core *qp,
+			       const struct rte_mbuf *m, unsigned int flags,
+			       struct rxd_pkt *pkt);
 
 /** What a send queue has left after rxd_transport_sq(). */
 enum rxd_sq_left {
