@@ -14,6 +14,7 @@
 
 #include <criterion/criterion.h>
 
+#include "rxd_bytes.h"
 #include "rxd_rx_tmpl.h"
 #include "rxd_test_pkt.h"
 #include "rxd_wire.h"
@@ -236,6 +237,21 @@ static void tver(struct frame *f)
 	f->bytes[RXD_ETH_HLEN + 20 + 8 + 1] |= 0x01;
 }
 static void short_frame(struct frame *f) { f->len = 60; }
+/* A LAST one byte longer in both lengths (checksum mended): payload and
+ * pad no longer fill whole 4-byte words. */
+static void last_unaligned(struct frame *f)
+{
+	uint8_t *ip = f->bytes + RXD_ETH_HLEN;
+
+	f->pkt.opcode = RXD_OP_RC_WRITE_LAST;
+	f->pkt.payload_len = 8;
+	rebuild(f);
+	rxd_put16(ip + 2, (uint16_t)(rxd_get16(ip + 2) + 1));
+	rxd_put16(ip + 24, (uint16_t)(rxd_get16(ip + 24) + 1));
+	rxd_put16(ip + 10, 0);
+	rxd_put16(ip + 10, rxd_csum_fold(rxd_csum_add(0, ip, RXD_IPV4_HLEN)));
+	f->len++;
+}
 
 Test(rx_tmpl, refuses_what_is_not_the_next_frame)
 {
@@ -261,6 +277,7 @@ Test(rx_tmpl, refuses_what_is_not_the_next_frame)
 	refused(middle_pad, "a MIDDLE with pad");
 	refused(tver, "TVer 1");
 	refused(short_frame, "a truncated frame");
+	refused(last_unaligned, "a LAST whose payload and pad are not words");
 }
 
 Test(rx_tmpl, learns_only_rc_frames_without_ce_or_udp_checksum)
