@@ -214,6 +214,9 @@ struct rxd_port_counters {
 	uint64_t burst_faults;     /**< bursts ended by a memory fault while
 				    *   the link was down: a memif peer
 				    *   unmapped the rings mid-burst */
+	uint64_t roce_rx_fast;     /**< of roce_rx: the next MIDDLE/LAST of
+				    *   an RC message, taken without the
+				    *   full parse (receive fast path) */
 };
 
 /*

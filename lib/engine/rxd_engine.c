@@ -266,6 +266,43 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	if (qp->peer_sport == 0 && qp->type != IBV_QPT_UD &&
 	    pkt->opcode != RXD_OP_CNP)
 		qp->peer_sport = pkt->udp_sport;
+	if (qp->type == IBV_QPT_RC)
+		ep->fast_qp = qp;
+}
+
+/*
+ * The frame the last RC QP served expects next goes straight to it
+ * (rxd_transport_rx_expected()).  @return false if it takes the full
+ * path.
+ */
+static bool
+fast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
+	   unsigned int flags)
+{
+	struct rxd_qp_core *qp = ep->fast_qp;
+	struct rxd_pkt pkt;
+
+	/* a QP being destroyed leaves the table before the engine */
+	if (!rxd_transport_rx_expected(qp, m, flags, &pkt) ||
+	    rxd_qp_lookup(ep->port->index, qp->qpn) != qp)
+		return false;
+	if (!rxd_transport_rx(qp, m, &pkt)) {
+		ep->roce.wire_err[RXD_WIRE_ICRC]++;
+		return true;
+	}
+	ep->roce.rx++;
+	ep->roce.rx_fast++;
+	return true;
+}
+
+void
+rxd_engine_forget_qp(struct rxd_engine *e, const struct rxd_qp_core *qp)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->n_ports; i++)
+		if (e->ports[i].fast_qp == qp)
+			e->ports[i].fast_qp = NULL;
 }
 
 void
@@ -273,16 +310,18 @@ rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 {
 	struct rxd_pkt pkt;
 	enum rxd_wire_err err;
+	unsigned int flags;
 
 	if (rte_pktmbuf_is_contiguous(m) == 0 && rte_pktmbuf_linearize(m)) {
 		ep->roce.wire_err[RXD_WIRE_TRUNCATED]++;
 		rte_pktmbuf_free(m);
 		return;
 	}
+	flags = RXD_PARSE_DEFER_ICRC | rxd_port_rx_parse_flags(m->ol_flags);
+	if (ep->fast_qp != NULL && fast_input(ep, m, flags))
+		return;
 	err = rxd_wire_parse(rte_pktmbuf_mtod(m, const uint8_t *),
-			     rte_pktmbuf_data_len(m), &pkt,
-			     RXD_PARSE_DEFER_ICRC |
-			     rxd_port_rx_parse_flags(m->ol_flags));
+			     rte_pktmbuf_data_len(m), &pkt, flags);
 	if (err != RXD_WIRE_OK) {
 		ep->roce.wire_err[err]++;
 		rte_pktmbuf_free(m);

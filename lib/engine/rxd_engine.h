@@ -46,6 +46,8 @@ struct rxd_roce_stats {
 					       *   attached to */
 	uint64_t ce;                          /**< CE-marked RoCE frames
 					       *   (of any outcome) */
+	uint64_t rx_fast;                     /**< of rx: taken by the
+					       *   receive fast path */
 	/* Every frame received ends in exactly one of rx, wire_err[],
 	 * not_local, unknown_qp, bad_peer, bad_cnp, other_dropped, mcast_no_member,
 	 * or lib/net's arp_rx, icmp_rx, icmp6_rx, igmp_rx.  A frame to a
@@ -72,6 +74,9 @@ struct rxd_engine_port {
 	struct rxd_roce_stats roce;
 	struct rxd_mcast_table mcast;         /**< UD QPs by group */
 	struct rxd_dcqcn_params dcqcn;        /**< its QPs' rate control */
+	/** The RC QP the last frame the full path gave a QP went to: the
+	 *  receive fast path offers the next frames to it first. */
+	struct rxd_qp_core *fast_qp;
 };
 
 /** Loop counters of an engine. */
@@ -133,6 +138,10 @@ int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 
 /** Classify and process one received frame on a binding (engine side). */
 void rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m);
+
+/** A QP leaves the engine: no receive fast path leads to it any more
+ *  (engine side). */
+void rxd_engine_forget_qp(struct rxd_engine *e, const struct rxd_qp_core *qp);
 
 /** One pass of the loop; returns the amount of work done (0 = idle). */
 unsigned int rxd_engine_poll(struct rxd_engine *e);

@@ -226,6 +226,7 @@ unbind_cmd(struct rxd_engine *e, void *arg)
 
 	drain_ud(e, qp);
 	drop_doorbell(e, qp);
+	rxd_engine_forget_qp(e, qp);
 	rxd_qp_steer_release(qp);
 	rxd_transport_unbind(qp);
 	__atomic_sub_fetch(&e->n_qps, 1, __ATOMIC_RELAXED);

@@ -30,6 +30,7 @@ add_roce(struct rxd_port_counters *c, const struct rxd_roce_stats *r)
 	c->other_dropped += r->other_dropped;
 	c->roce_mcast_no_member += r->mcast_no_member;
 	c->roce_ce += r->ce;
+	c->roce_rx_fast += r->rx_fast;
 	for (i = 0; i < RXD_WIRE_ERR_MAX; i++)
 		c->wire_err[i] += r->wire_err[i];
 }

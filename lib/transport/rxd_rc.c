@@ -140,6 +140,9 @@ build_template(struct rxd_rc *rc)
 	t->udp_sport = rc->sport;
 	t->pkey = RXD_DEFAULT_PKEY;
 	t->dqpn = a->dest_qp_num;
+	rc->txh.valid = false;   /* UD: each WR has its own address */
+	if (rc->qp->type != IBV_QPT_UD)
+		rxd_wire_hdr_make(&rc->txh, t);
 	rc->peer.gen = 0;        /* a new peer: nothing noted about it yet */
 	/* UD has no path MTU: a message is one packet, checked at post */
 	rc->mtu = rc->qp->type == IBV_QPT_UD ? RXD_MAX_PMTU :
@@ -173,6 +176,7 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 	struct rxd_rc *rc = rxd_rc(qp);
 	const struct ibv_qp_attr *a = &qp->attr;
 
+	rc->rxt.armed = false;     /* addresses or state may change */
 	switch (a->qp_state) {
 	case IBV_QPS_RESET:
 	case IBV_QPS_INIT:
@@ -276,10 +280,27 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 			ok = rxd_rc_icrc_ok(m, pkt);
 	} else {
 		ok = rxd_resp_rx(rc, m, pkt);
+		if (ok && !rc->rxt.armed)
+			rxd_rx_tmpl_learn(&rc->rxt, rte_pktmbuf_mtod(m,
+					  const uint8_t *), pkt);
 	}
 	rc->cnt.rx_pkts += ok;
 	rte_pktmbuf_free(m);
 	return ok;
+}
+
+bool
+rxd_transport_rx_expected(struct rxd_qp_core *qp, const struct rte_mbuf *m,
+			  unsigned int flags, struct rxd_pkt *pkt)
+{
+	struct rxd_rc *rc = rxd_rc(qp);
+	uint8_t middle = rc->in_msg == RXD_OPF_SEND ? RXD_OP_RC_SEND_MIDDLE :
+		RXD_OP_RC_WRITE_MIDDLE;
+
+	return rc->in_msg != 0 &&
+		rxd_rx_tmpl_match(&rc->rxt, rte_pktmbuf_mtod(m, const uint8_t *),
+				  rte_pktmbuf_data_len(m), flags, middle,
+				  rc->epsn, pkt);
 }
 
 /* Every WQE still in the window fails with a flush error. */

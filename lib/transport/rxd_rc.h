@@ -8,6 +8,7 @@
 #include "rxd/rxd_flush.h"
 #include "rxd_mr.h"
 #include "rxd_net_hint.h"
+#include "rxd_rx_tmpl.h"
 #include "rxd_transport.h"
 
 #define RXD_REQ_BUDGET 64          /* packets per QP per engine pass */
@@ -50,6 +51,7 @@ struct rxd_rc {
 	struct rxd_rc *next_timer;
 	bool on_timer_list;
 	struct rxd_pkt tmpl;       /**< headers common to the QP's frames */
+	struct rxd_wire_hdr txh;   /**< RC/UC: tmpl's bytes, built at RTR */
 	uint16_t sport;            /**< UDP source port of this connection */
 	struct rxd_net_hint peer;  /**< RC/UC: where the last frame went */
 	uint32_t mtu;
@@ -81,6 +83,7 @@ struct rxd_rc {
 	bool ack_due;              /**< a coalesced ACK waits for ack_psn */
 	uint32_t ack_psn;
 	uint8_t in_msg;            /**< 0, or RXD_OPF_SEND/WRITE of the message */
+	struct rxd_rx_tmpl rxt;    /**< the peer's requests (fast path) */
 	bool have_rwqe;
 	struct rxd_recv_wqe rwqe;
 	uint32_t rcv_off;

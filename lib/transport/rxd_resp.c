@@ -176,7 +176,9 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	}
 	if (!write_fits(rc, p))
 		return RESP_INV_REQ;
-	if (p->payload_len && !write_mr_still(rc, p->payload_len))
+	/* dst: placed_at() followed the registration for these bytes */
+	if (p->payload_len && dst == NULL &&
+	    !write_mr_still(rc, p->payload_len))
 		return RESP_ACCESS;
 	if (p->op->flags & RXD_OPF_IMM && !take_rwqe(rc))
 		return RESP_RNR;

@@ -86,6 +86,21 @@ void rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from);
 bool rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 		      const struct rxd_pkt *pkt);
 
+/**
+ * The receive fast path: true if the frame (one segment, parse flags as
+ * for rxd_wire_parse()) is the next MIDDLE or LAST of the RC message in
+ * progress from the QP's peer, every fixed header byte as in the frame
+ * the QP learnt its receive template from (rxd_rx_tmpl.h); then pkt is
+ * what rxd_wire_parse() would have made of it, and rxd_transport_rx()
+ * takes it as the full path would (the engine's address checks passed
+ * for the learnt frame hold for it).  False: m untouched, the full path.
+ * The template is learnt from an RC request the full path accepted and
+ * forgotten at every modify.
+ */
+bool rxd_transport_rx_expected(struct rxd_qp_core *qp,
+			       const struct rte_mbuf *m, unsigned int flags,
+			       struct rxd_pkt *pkt);
+
 /** What a send queue has left after rxd_transport_sq(). */
 enum rxd_sq_left {
 	RXD_SQ_DONE = 0,   /**< nothing until a post, an ACK or a timer */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Building and sending a QP's frames: the QP's header template, an mbuf
+ * Building and sending a QP's frames: from the QP's headers, an mbuf
  * with room for the payload (copied in by the builder when it lies in one
  * place), ACK/NAK packets and CNPs.  Plain ACKs are
  * coalesced: one per QP per engine pass acknowledges everything the pass
@@ -31,13 +31,21 @@ rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
 	return m;
 }
 
-/* src: the payload, copied in as the ICRC is summed; NULL if in place. */
+/*
+ * src: the payload, copied in as the ICRC is summed; NULL if in place.
+ * pkt is the QP's template (rc->tmpl) with only per-frame fields set, so
+ * a connected QP's frames but its CNPs are built from the headers made
+ * at RTR (rc->txh).
+ */
 void
 rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	    const void *src)
 {
 	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t len = rxd_wire_build(pkt, src, buf, rte_pktmbuf_tailroom(m));
+	uint32_t cap = rte_pktmbuf_tailroom(m);
+	uint32_t len = rc->txh.valid && pkt->opcode != RXD_OP_CNP ?
+		rxd_wire_build_from(&rc->txh, pkt, src, buf, cap) :
+		rxd_wire_build(pkt, src, buf, cap);
 
 	if (len == 0) {
 		rte_pktmbuf_free(m);

@@ -2,7 +2,9 @@
 /*
  * Frame builder: the inverse of the parser.  Writes Ethernet, VLAN tags,
  * IPv4 or IPv6, UDP, BTH and the opcode's extension headers, then payload,
- * zero pad, the IPv4 checksum, the ICRC and (if asked) the UDP checksum.
+ * zero pad, the IPv4 checksum, the ICRC and (if asked) the UDP checksum;
+ * or, from a connection's headers built once (struct rxd_wire_hdr), only
+ * the fields that change from frame to frame.
  */
 #include "rxd_bytes.h"
 #include "rxd_copy.h"
@@ -106,35 +108,17 @@ put_bth(const struct rxd_pkt *pkt, uint8_t *bth)
  */
 #define COPY_FOLD_MIN 256
 
-uint32_t
-rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
-	       uint32_t cap)
+/*
+ * After the headers: the payload (copied from payload unless NULL), the
+ * zero pad, the ICRC, the UDP checksum if asked, and pkt's layout.
+ */
+static uint32_t
+finish(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
+       uint32_t l3_off, uint32_t l4_off, uint32_t hdr_len, uint32_t frame_len)
 {
-	const struct rxd_opcode_info *op = &rxd_opcode_table[pkt->opcode];
-	uint32_t hdr_len, pad, udp_len, frame_len;
-	uint8_t *ip, *udp, *p;
+	uint8_t *ip = buf + l3_off, *udp = buf + l4_off, *p = buf + hdr_len;
+	uint32_t pad = pkt->padcnt;
 
-	if (op->name == NULL)
-		return 0;
-	pkt->op = op;
-	pad = (op->flags & RXD_OPF_LAST) ? (-pkt->payload_len) & 3 : 0;
-	pkt->padcnt = (uint8_t)pad;
-	hdr_len = rxd_wire_hdr_len(pkt);
-	frame_len = hdr_len + pkt->payload_len + pad + RXD_ICRC_LEN;
-	if (frame_len > cap)
-		return 0;
-	ip = put_l2(pkt, buf);
-	udp_len = frame_len - (uint32_t)(ip - buf) -
-		(pkt->ip_ver == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN);
-	udp = pkt->ip_ver == 4 ? put_ipv4(pkt, ip, udp_len) :
-		put_ipv6(pkt, ip, udp_len);
-	rxd_put16(udp, pkt->udp_sport);
-	rxd_put16(udp + 2, RXD_ROCE_UDP_PORT);
-	rxd_put16(udp + 4, (uint16_t)udp_len);
-	rxd_put16(udp + 6, 0);
-	put_bth(pkt, udp + RXD_UDP_HLEN);
-	rxd_exthdr_put(pkt, udp + RXD_UDP_HLEN + RXD_BTH_LEN);
-	p = buf + hdr_len;
 	memset(p + pkt->payload_len, 0, pad);
 	if (payload != NULL && pkt->payload_len >= COPY_FOLD_MIN) {
 		pkt->icrc = rxd_icrc_copy(ip, (uint32_t)(p - ip), payload,
@@ -151,12 +135,118 @@ rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
 	p[2] = (uint8_t)(pkt->icrc >> 16);
 	p[3] = (uint8_t)(pkt->icrc >> 24);
 	if (pkt->udp_csum)
-		pkt->udp_csum = rxd_udp_csum(ip, udp, udp_len);
+		pkt->udp_csum = rxd_udp_csum(ip, udp, frame_len - l4_off);
 	rxd_put16(udp + 6, pkt->udp_csum);
-	pkt->l3_off = (uint16_t)(ip - buf);
-	pkt->l4_off = (uint16_t)(udp - buf);
-	pkt->bth_off = (uint16_t)(pkt->l4_off + RXD_UDP_HLEN);
+	pkt->l3_off = (uint16_t)l3_off;
+	pkt->l4_off = (uint16_t)l4_off;
+	pkt->bth_off = (uint16_t)(l4_off + RXD_UDP_HLEN);
 	pkt->payload_off = (uint16_t)hdr_len;
 	pkt->frame_len = frame_len;
 	return frame_len;
+}
+
+/* The opcode's row and pad; 0 if the opcode is not valid. */
+static const struct rxd_opcode_info *
+frame_opcode(struct rxd_pkt *pkt)
+{
+	const struct rxd_opcode_info *op = &rxd_opcode_table[pkt->opcode];
+
+	if (op->name == NULL)
+		return NULL;
+	pkt->op = op;
+	pkt->padcnt = (uint8_t)((op->flags & RXD_OPF_LAST) ?
+				(-pkt->payload_len) & 3 : 0);
+	return op;
+}
+
+uint32_t
+rxd_wire_build(struct rxd_pkt *pkt, const void *payload, uint8_t *buf,
+	       uint32_t cap)
+{
+	uint32_t hdr_len, udp_len, frame_len;
+	uint8_t *ip, *udp;
+
+	if (frame_opcode(pkt) == NULL)
+		return 0;
+	hdr_len = rxd_wire_hdr_len(pkt);
+	frame_len = hdr_len + pkt->payload_len + pkt->padcnt + RXD_ICRC_LEN;
+	if (frame_len > cap)
+		return 0;
+	ip = put_l2(pkt, buf);
+	udp_len = frame_len - (uint32_t)(ip - buf) -
+		(pkt->ip_ver == 4 ? RXD_IPV4_HLEN : RXD_IPV6_HLEN);
+	udp = pkt->ip_ver == 4 ? put_ipv4(pkt, ip, udp_len) :
+		put_ipv6(pkt, ip, udp_len);
+	rxd_put16(udp, pkt->udp_sport);
+	rxd_put16(udp + 2, RXD_ROCE_UDP_PORT);
+	rxd_put16(udp + 4, (uint16_t)udp_len);
+	rxd_put16(udp + 6, 0);
+	put_bth(pkt, udp + RXD_UDP_HLEN);
+	rxd_exthdr_put(pkt, udp + RXD_UDP_HLEN + RXD_BTH_LEN);
+	return finish(pkt, payload, buf, (uint32_t)(ip - buf),
+		      (uint32_t)(udp - buf), hdr_len, frame_len);
+}
+
+void
+rxd_wire_hdr_make(struct rxd_wire_hdr *h, const struct rxd_pkt *conn)
+{
+	struct rxd_pkt p = *conn;
+	uint8_t frame[RXD_WIRE_HDR_MAX + RXD_ICRC_LEN];
+	uint8_t *ip, *bth;
+
+	memset(h, 0, sizeof(*h));
+	p.opcode = RXD_OP_RC_SEND_MIDDLE;  /* no extension header, no pad */
+	p.payload_len = 0;
+	p.se = p.ackreq = false;
+	p.psn = 0;
+	if (conn->udp_csum != 0 ||
+	    rxd_wire_build(&p, NULL, frame, sizeof(frame)) == 0)
+		return;
+	ip = frame + p.l3_off;
+	bth = frame + p.bth_off;
+	h->l3_off = (uint8_t)p.l3_off;
+	h->l4_off = (uint8_t)p.l4_off;
+	h->bth_off = (uint8_t)p.bth_off;
+	h->v4 = p.ip_ver == 4;
+	if (h->v4) {
+		rxd_put16(ip + 2, 0);       /* total length and checksum: */
+		rxd_put16(ip + 10, 0);      /* per frame */
+		h->ip_sum = rxd_csum_add(0, ip, RXD_IPV4_HLEN);
+	}
+	h->bth1 = bth[1];
+	memcpy(h->bytes, frame, p.bth_off + RXD_BTH_LEN);
+	h->valid = true;
+}
+
+uint32_t
+rxd_wire_build_from(const struct rxd_wire_hdr *h, struct rxd_pkt *pkt,
+		    const void *payload, uint8_t *buf, uint32_t cap)
+{
+	const struct rxd_opcode_info *op = frame_opcode(pkt);
+	uint32_t hdr_len, frame_len, udp_len;
+	uint8_t *ip = buf + h->l3_off, *bth = buf + h->bth_off;
+
+	if (op == NULL)
+		return 0;
+	hdr_len = h->bth_off + RXD_BTH_LEN + op->hdr_len;
+	frame_len = hdr_len + pkt->payload_len + pkt->padcnt + RXD_ICRC_LEN;
+	if (frame_len > cap)
+		return 0;
+	memcpy(buf, h->bytes, h->bth_off + RXD_BTH_LEN);
+	udp_len = frame_len - h->l4_off;
+	if (h->v4) {
+		rxd_put16(ip + 2, (uint16_t)(RXD_IPV4_HLEN + udp_len));
+		rxd_put16(ip + 10, rxd_csum_fold(h->ip_sum + RXD_IPV4_HLEN +
+						 udp_len));
+	} else {
+		rxd_put16(ip + 4, (uint16_t)udp_len);
+	}
+	rxd_put16(buf + h->l4_off + 4, (uint16_t)udp_len);
+	bth[0] = pkt->opcode;
+	bth[1] = (uint8_t)(h->bth1 | (pkt->se ? 0x80 : 0) | pkt->padcnt << 4);
+	bth[8] = pkt->ackreq ? 0x80 : 0;
+	rxd_put24(bth + 9, pkt->psn & RXD_PSN_MASK);
+	rxd_exthdr_put(pkt, bth + RXD_BTH_LEN);
+	return finish(pkt, payload, buf, h->l3_off, h->l4_off, hdr_len,
+		      frame_len);
 }

@@ -360,6 +360,41 @@ uint32_t rxd_wire_hdr_len(const struct rxd_pkt *pkt);
 uint32_t rxd_wire_build(struct rxd_pkt *pkt, const void *payload,
 			uint8_t *buf, uint32_t cap);
 
+/** Ethernet, two VLAN tags, IPv6, UDP and BTH, rounded to 8 bytes. */
+#define RXD_WIRE_HDR_MAX 88
+
+/**
+ * A connection's headers built once (Ethernet to BTH; the destination MAC
+ * is left to the sender's neighbour lookup, as rxd_wire_build() leaves
+ * it): a frame built from them needs only its lengths, IPv4 checksum,
+ * opcode, SE, pad, AckReq, PSN and extension headers written.
+ */
+struct rxd_wire_hdr {
+	uint8_t bytes[RXD_WIRE_HDR_MAX];
+	uint32_t ip_sum;       /**< IPv4: the header's sum less its length */
+	uint8_t l3_off, l4_off, bth_off;
+	uint8_t bth1;          /**< BTH byte 1 less SE and pad (MigReq, TVer) */
+	bool v4;
+	bool valid;            /**< false: build every frame in full */
+};
+
+/**
+ * Build the headers of the connection whose every frame has conn's
+ * addresses, traffic class, hop limit, flow label, IP ID and DF, UDP
+ * source port, MigReq, TVer, P_Key, FECN, BECN and destination QPN.  A
+ * connection with a UDP checksum gets none (h->valid false).
+ */
+void rxd_wire_hdr_make(struct rxd_wire_hdr *h, const struct rxd_pkt *conn);
+
+/**
+ * rxd_wire_build() for a frame of h's connection: the same bytes, with
+ * every field rxd_wire_hdr_make() took from conn taken from h instead of
+ * pkt.  @return the frame length, or 0 if it would exceed cap.
+ */
+uint32_t rxd_wire_build_from(const struct rxd_wire_hdr *h,
+			     struct rxd_pkt *pkt, const void *payload,
+			     uint8_t *buf, uint32_t cap);
+
 /**
  * Turn the header template of a connection (addresses, UDP port, the
  * peer's QPN in dqpn) into its CNP: opcode 0x81, PSN 0, BECN set, SE,
