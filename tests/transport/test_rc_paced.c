@@ -55,29 +55,23 @@ stop(void)
 
 TestSuite(rc_paced, .init = start, .fini = stop, .timeout = 120);
 
-static double
-now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Seconds one op of LEN bytes between a's and b's buffers took, from
  * post to its successful completion. */
 static double
 timed(enum ibv_wr_opcode op)
 {
+	struct timespec t0, t1;
 	struct ibv_wc wc;
-	double t0 = now_s();
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	cr_assert_eq(rc_post(&p.a, op, 1, 0, LEN, (uintptr_t)p.b.buf,
 			     p.b.mr->rkey, IBV_SEND_SIGNALED), 0);
 	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 60000), 1, "no completion");
 	cr_assert_eq(wc.status, IBV_WC_SUCCESS, "%s",
 		     ibv_wc_status_str(wc.status));
-	return now_s() - t0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0.tv_sec) +
+		(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 }
 
 /* The least time LEN payload bytes take at RATE_MBPS when a full bucket
@@ -97,27 +91,31 @@ tx_pkts(unsigned int port, const struct ibv_qp *qp)
 	return s.tx_pkts;
 }
 
-Test(rc_paced, write_requests_leave_no_faster_than_the_rate)
+/* op moves LEN bytes from src exactly, no faster than the rate allows;
+ * what names the frames that were paced. */
+static void
+paced(enum ibv_wr_opcode op, uint8_t *src, const char *what)
 {
 	double t;
 
-	memset(p.a.buf, 0x5a, LEN);
-	t = timed(IBV_WR_RDMA_WRITE);
-	cr_assert_geq(t, least_s(), "1 MiB WRITE in %.3f s: faster than "
-		      "%d Mbit/s", t, RATE_MBPS);
+	memset(src == p.a.buf ? p.b.buf : p.a.buf, 0, LEN);
+	memset(src, 0x5a, LEN);
+	t = timed(op);
+	cr_assert_geq(t, least_s(), "1 MiB in %.3f s: %s left faster than "
+		      "%d Mbit/s", t, what, RATE_MBPS);
 	cr_assert_eq(memcmp(p.a.buf, p.b.buf, LEN), 0);
+}
+
+Test(rc_paced, write_requests_leave_no_faster_than_the_rate)
+{
+	paced(IBV_WR_RDMA_WRITE, p.a.buf, "the WRITE's requests");
 }
 
 Test(rc_paced, read_responses_leave_no_faster_than_the_rate)
 {
 	uint64_t before = tx_pkts(1, p.b.qp);
-	double t;
 
-	memset(p.b.buf, 0xa5, LEN);
-	t = timed(IBV_WR_RDMA_READ);
-	cr_assert_geq(t, least_s(), "1 MiB READ in %.3f s: its responses "
-		      "left faster than %d Mbit/s", t, RATE_MBPS);
-	cr_assert_eq(memcmp(p.a.buf, p.b.buf, LEN), 0);
+	paced(IBV_WR_RDMA_READ, p.b.buf, "the READ's responses");
 	cr_assert_geq(tx_pkts(1, p.b.qp) - before, LEN / 1024,
 		      "the responder's QP sent the responses");
 }
