@@ -110,7 +110,7 @@ phase() {
 		[ -S "$dir/p0.sock" ] && [ -S "$dir/p1.sock" ] && [ -S "$dir/p2.sock" ] && break
 		sleep 0.1
 	done
-	if [ $op = write ]; then
+	if [ "$op" = write ]; then
 		sink="receiver $dir/c0$p.sock $dir/c1$p.sock"
 		source0="sender 0 $dir/c0$p.sock $secs"
 		source1="sender 1 $dir/c1$p.sock $secs"
