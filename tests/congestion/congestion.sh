@@ -27,7 +27,7 @@
 # RXD_CC_RATE_MBPS (100), RXD_CC_DEPTH (128), RXD_CC_KMIN (16),
 # RXD_CC_KMAX (64), RXD_CC_PMAX (0.2), RXD_CC_SECONDS (8), RXD_CC_MTU
 # (path MTU: 4096 or 1024), RXD_CC_WINDOW (WRs of 16 KiB outstanding per
-# flow: 32), RXD_CC_INI (replaces the DCQCN lines of the configuration);
+# flow: 32 at MTU 4096, 8 at 1024), RXD_CC_INI (replaces the DCQCN lines of the configuration);
 # RXD_CC_ON=off runs the "on" phase with DCQCN off (to see the test fail
 # when DCQCN does nothing); RXD_CC_OUT=DIR keeps each phase's output there
 # (doc/plot-congestion.py draws the flows' rates from it).
@@ -43,7 +43,7 @@ kmax=${RXD_CC_KMAX:-64}
 pmax=${RXD_CC_PMAX:-0.2}
 secs=${RXD_CC_SECONDS:-8}
 mtu=${RXD_CC_MTU:-4096}
-export RXD_CC_MTU=$mtu RXD_CC_WINDOW=${RXD_CC_WINDOW:-32}
+export RXD_CC_MTU=$mtu
 dir=$(mktemp -d /tmp/rxd-cc.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 fail=0
@@ -65,26 +65,28 @@ esac
 # any two (it never measured the congestion, so cuts stayed small while
 # fast recovery undid them: the queue sat at the marking limit);
 # N = 1 ms, K = T = 1.1 ms hold the queue inside the marking ramp
-# (doc/performance.md, "Fourth pass").
+# (doc/performance.md, "Fourth pass").  At path MTU 1024 frames are 4x as
+# close: N = 250 us, K = T = 275 us, and 8 WRs (128 frames) per flow.
 # RXD_CC_INI replaces these lines (to try other parameters).
 # Path MTU 4096 needs an Ethernet MTU of 4176 or more and memif buffers
 # that hold such a frame, on every port (doc/configuration.md).
 if [ "$mtu" = 4096 ]; then
-	ethmtu=4200 bsize=,bsize=8192
+	ethmtu=4200 bsize=,bsize=8192 window=32 cnp_us=1000
 elif [ "$mtu" = 1024 ]; then
-	ethmtu=1500 bsize=
+	ethmtu=1500 bsize= window=8 cnp_us=250
 else
 	echo "FAIL: RXD_CC_MTU is 1024 or 4096, not $mtu"; exit 1
 fi
+export RXD_CC_WINDOW=${RXD_CC_WINDOW:-$window}
 cat >"$dir/cc.ini" <<INI
 [port0]
 mtu = $ethmtu
 ${RXD_CC_INI:-dcqcn.line_rate_mbps = $rate
 dcqcn.rpg_ai_rate_mbps = $(( (rate + 99) / 100 ))
 dcqcn.rpg_hai_rate_mbps = $(( (rate + 9) / 10 ))
-cnp_interval_us = 1000
-dcqcn.alpha_update_us = 1100
-dcqcn.rpg_time_reset_us = 1100}
+cnp_interval_us = $cnp_us
+dcqcn.alpha_update_us = $((cnp_us * 11 / 10))
+dcqcn.rpg_time_reset_us = $((cnp_us * 11 / 10))}
 INI
 
 rxd_eal() { # prefix port mac ip
