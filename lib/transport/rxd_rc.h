@@ -69,7 +69,7 @@ struct rxd_rc {
 	uint64_t deadline;         /**< retransmit timer, 0 = not armed */
 	uint64_t rnr_until;        /**< RNR back-off end, 0 = none */
 	bool rewound;              /**< rewound to rewind_psn, no progress since */
-	bool pacer_held;           /**< request() stopped at an empty bucket */
+	bool pacer_held;           /**< stopped at an empty bucket this pass */
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	bool uc_dropping;          /**< UC: rest of a broken message dropped */
 	bool last_wqe_sent;        /**< SRQ: LAST_WQE_REACHED raised */
@@ -204,6 +204,17 @@ void rxd_cc_cnp(struct rxd_rc *rc);
 bool rxd_cc_may_send(struct rxd_rc *rc);
 void rxd_cc_sent(struct rxd_rc *rc, uint32_t len);
 double rxd_cc_rate(const struct rxd_rc *rc);
+
+/* Whether the QP's pacer holds its next frame (DCQCN on, bucket empty),
+ * noted in pacer_held: requests and READ responses alike wait for it. */
+static inline bool
+rxd_cc_held(struct rxd_rc *rc)
+{
+	if (!rc->dcqcn.limited || rxd_cc_may_send(rc))
+		return false;
+	rc->pacer_held = true;
+	return true;
+}
 
 /* rxd_keepalive.c */
 void rxd_keepalive_reset(struct rxd_rc *rc);

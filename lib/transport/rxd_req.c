@@ -329,10 +329,8 @@ request(struct rxd_rc *rc)
 				return false; /* an ACK rings the doorbell */
 			if (rxd_tx_backed_up(rc))
 				return true;  /* the next pass, or later */
-			if (rc->dcqcn.limited && !rxd_cc_may_send(rc)) {
-				rc->pacer_held = true;
+			if (rxd_cc_held(rc))
 				return true;  /* paced: the bucket is empty */
-			}
 			if (!send_packet(rc, s, s->sent))
 				return true; /* no mbuf, or the QP failed */
 			s->sent++;
@@ -349,17 +347,33 @@ request(struct rxd_rc *rc)
 	return true;
 }
 
+/* What one side (responses or requests) left, from its result and
+ * whether the pacer stopped it (read after the side ran). */
+static enum rxd_sq_left
+left_of(bool left, const struct rxd_rc *rc)
+{
+	return !left ? RXD_SQ_DONE :
+		rc->pacer_held ? RXD_SQ_PACED : RXD_SQ_MORE;
+}
+
 enum rxd_sq_left
 rxd_transport_sq(struct rxd_qp_core *qp)
 {
 	struct rxd_rc *rc = rxd_rc(qp);
-	bool more = rxd_resp_continue(rc);
+	enum rxd_sq_left resp, req;
+	bool left;
 
+	rc->pacer_held = false;
+	left = rxd_resp_continue(rc);
+	resp = left_of(left, rc);
 	rxd_tx_ack_flush(rc);
 	rc->pacer_held = false;
-	if (!request(rc) && !more)
-		return RXD_SQ_DONE;
-	return more || !rc->pacer_held ? RXD_SQ_MORE : RXD_SQ_PACED;
+	left = request(rc);
+	req = left_of(left, rc);
+	if (resp == RXD_SQ_MORE || req == RXD_SQ_MORE)
+		return RXD_SQ_MORE;
+	return resp == RXD_SQ_PACED || req == RXD_SQ_PACED ? RXD_SQ_PACED :
+		RXD_SQ_DONE;
 }
 
 void

@@ -2,9 +2,11 @@
 /*
  * Responder output: READ responses and atomic ACKs, sent from the
  * responder resources in the order the requests came (PSN order).  A big
- * READ is paced: at most RXD_REQ_BUDGET packets per engine pass, none
- * while the port is backed up; the rest goes out on later passes (the QP
- * rings its doorbell).  A coalesced ACK waiting for a lower PSN goes first.
+ * READ is spread out: at most RXD_REQ_BUDGET packets per engine pass,
+ * none while the port is backed up, none while the QP's DCQCN pacer is
+ * empty (the READ's requester receives the CE-marked responses, so its
+ * CNPs slow this QP); the rest goes out on later passes (the QP rings its
+ * doorbell).  A coalesced ACK waiting for a lower PSN goes first.
  */
 #include <string.h>
 
@@ -91,7 +93,8 @@ rxd_resp_continue(struct rxd_rc *rc)
 			rc->res_busy++;
 			continue;
 		}
-		if (budget == 0 || rxd_tx_backed_up(rc) || !respond_one(rc, r))
+		if (budget == 0 || rxd_tx_backed_up(rc) || rxd_cc_held(rc) ||
+		    !respond_one(rc, r))
 			return true;
 		budget--;
 	}

@@ -9,15 +9,20 @@
  * descheduled sends what its link would have sent meanwhile, and never
  * more than the rate allows since the queue last ran empty (a token
  * bucket would lose that time, or with a deep bucket send above the
- * rate after an idle spell); an ECN-capable frame that finds
- * --mark frames or more queued is marked CE (step marking, as DCTCP
- * switches do), a frame that finds the queue full is dropped.  Every
+ * rate after an idle spell).  A frame that finds the queue full is
+ * dropped.  An ECN-capable frame is marked CE as it leaves, by the queue
+ * it leaves behind (marking at dequeue, as DCTCP advises: the mark tells
+ * the queue of now, not of a queue delay ago): never below KMIN frames,
+ * always at KMAX or more, in between with a probability rising linearly
+ * to PMAX (RED's ramp, as DCQCN's switches are set; KMIN = KMAX is a
+ * step, as DCTCP's).  Every
  * --report-ms it prints the bytes served per ingress port (one line per
  * report, "RATE t_ms bytes0 bytes1 bytes2 qlen dropped marked"; bytes,
  * drops and marks are running totals), and at the end its totals
  * ("SWITCH ...").
  *
- * usage: cc-switch EAL -- RATE_MBPS DEPTH MARK BOTTLENECK SECONDS REPORT_MS
+ * usage: cc-switch EAL -- RATE_MBPS DEPTH KMIN KMAX PMAX BOTTLENECK
+ *                          SECONDS REPORT_MS
  */
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +36,7 @@
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_random.h>
 
 #define NPORTS 3
 #define MAX_DEPTH 4096
@@ -39,8 +45,8 @@
 #define FRAME_ROOM 4608   /* a frame of path MTU 4096 in one mbuf */
 
 struct settings {
-	double rate_mbps;
-	unsigned int depth, mark, bottleneck, seconds, report_ms;
+	double rate_mbps, pmax;
+	unsigned int depth, kmin, kmax, bottleneck, seconds, report_ms;
 };
 
 struct counts {
@@ -105,7 +111,8 @@ lookup(const struct rte_ether_addr *mac)
 	return -1;
 }
 
-/* Mark an ECN-capable IPv4 or IPv6 frame CE. @return true if marked. */
+/* Mark an ECN-capable IPv4 or IPv6 frame CE.  @return true if it was ECT
+ * and is CE now (false for one already CE: a frame held and tried again). */
 static bool
 mark_ce(struct rte_mbuf *m)
 {
@@ -115,7 +122,8 @@ mark_ce(struct rte_mbuf *m)
 	if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4)) {
 		struct rte_ipv4_hdr *h = (struct rte_ipv4_hdr *)ip;
 
-		if ((h->type_of_service & 3) == 0)
+		if ((h->type_of_service & 3) == 0 ||
+		    (h->type_of_service & 3) == 3)
 			return false;
 		h->type_of_service |= 3;
 		h->hdr_checksum = 0;
@@ -123,7 +131,7 @@ mark_ce(struct rte_mbuf *m)
 		return true;
 	}
 	if (eth->ether_type == rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6)) {
-		if (((ip[1] >> 4) & 3) == 0)
+		if (((ip[1] >> 4) & 3) == 0 || ((ip[1] >> 4) & 3) == 3)
 			return false;
 		ip[1] |= 0x30;
 		return true;
@@ -139,13 +147,26 @@ enqueue(const struct settings *s, struct counts *c, struct rte_mbuf *m)
 		rte_pktmbuf_free(m);
 		return;
 	}
-	if (q_len >= s->mark && mark_ce(m))
-		c->marked++;
 	queue[(q_head + q_len) % MAX_DEPTH] = m;
 	q_len++;
 	c->enqueued++;
 	if (q_len > c->qmax)
 		c->qmax = q_len;
+}
+
+/* Whether a frame leaving left frames queued behind it is to be marked
+ * (RED's ramp from KMIN to KMAX). */
+static bool
+mark_due(const struct settings *s, unsigned int left)
+{
+	double p;
+
+	if (left < s->kmin)
+		return false;
+	if (left >= s->kmax)
+		return true;
+	p = s->pmax * (left - s->kmin) / (s->kmax - s->kmin);
+	return (double)rte_rand() < p * (double)UINT64_MAX;
 }
 
 static void
@@ -196,8 +217,11 @@ serve(const struct settings *s, struct counts *c, double *link_free,
 		uint32_t len = rte_pktmbuf_pkt_len(m);
 		uint16_t in = m->port;
 
+		bool marked = mark_due(s, q_len - 1) && mark_ce(m);
+
 		if (rte_eth_tx_burst((uint16_t)s->bottleneck, 0, &m, 1) != 1)
-			break;
+			break;   /* tried again later, still marked */
+		c->marked += marked;
 		*link_free += len * tsc_per_byte;
 		c->served_bytes[in] += len;
 		q_head = (q_head + 1) % MAX_DEPTH;
@@ -210,15 +234,18 @@ serve(const struct settings *s, struct counts *c, double *link_free,
 static int
 parse(int argc, char **argv, struct settings *s)
 {
-	if (argc != 7)
+	if (argc != 9)
 		return -1;
 	s->rate_mbps = atof(argv[1]);
 	s->depth = (unsigned int)atoi(argv[2]);
-	s->mark = (unsigned int)atoi(argv[3]);
-	s->bottleneck = (unsigned int)atoi(argv[4]);
-	s->seconds = (unsigned int)atoi(argv[5]);
-	s->report_ms = (unsigned int)atoi(argv[6]);
+	s->kmin = (unsigned int)atoi(argv[3]);
+	s->kmax = (unsigned int)atoi(argv[4]);
+	s->pmax = atof(argv[5]);
+	s->bottleneck = (unsigned int)atoi(argv[6]);
+	s->seconds = (unsigned int)atoi(argv[7]);
+	s->report_ms = (unsigned int)atoi(argv[8]);
 	return s->rate_mbps > 0 && s->depth > 0 && s->depth <= MAX_DEPTH &&
+		s->kmin <= s->kmax && s->pmax >= 0 && s->pmax <= 1 &&
 		s->bottleneck < NPORTS && s->report_ms > 0 ? 0 : -1;
 }
 
@@ -279,7 +306,7 @@ main(int argc, char **argv)
 	if (parse(argc - n, argv + n, &s) != 0 ||
 	    rte_eth_dev_count_avail() != NPORTS) {
 		fprintf(stderr, "usage: cc-switch EAL (3 ports) -- RATE_MBPS "
-			"DEPTH MARK BOTTLENECK SECONDS REPORT_MS\n");
+			"DEPTH KMIN KMAX PMAX BOTTLENECK SECONDS REPORT_MS\n");
 		return 2;
 	}
 	pool = rte_pktmbuf_pool_create("cc_switch", 8191, 256, 0,
