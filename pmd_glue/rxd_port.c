@@ -348,9 +348,9 @@ configure(struct rxd_port *p, const struct rte_eth_dev_info *info,
 
 	memset(&ec, 0, sizeof(ec));
 	if (pick_offloads(p, info, &ec, err, errlen) != 0 ||
-	    set_mtu(p, info, conf, &ec, err, errlen) != 0 ||
-	    rxd_steer_configure(&p->steer, info, &ec, err, errlen) != 0)
+	    set_mtu(p, info, conf, &ec, err, errlen) != 0)
 		return -1;
+	rxd_steer_configure(&p->steer, info, &ec);
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &ec);
 	if (rc != 0) {
 		snprintf(err, errlen, "port %u (%s): configure failed: %s",
@@ -379,11 +379,15 @@ pick_shards(struct rxd_port *p, uint16_t want)
 			p->shards);
 }
 
-/* Device info, driver name and queue counts of the port. */
+/*
+ * Device info, driver name and queue counts of the port: a queue pair per
+ * engine, or with lanes steering N per engine (rxd_steer.h).
+ */
 static int
 read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
 	    struct rte_eth_dev_info *info, char *err, size_t errlen)
 {
+	uint16_t n = (uint16_t)conf->engines_per_port, want;
 	int rc = rte_eth_dev_info_get(p->port_id, info);
 
 	if (rc != 0) {
@@ -393,11 +397,16 @@ read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info->driver_name);
 	rxd_port_redial_setup(p, info->device);
-	p->nb_rxq = queues(RTE_MAX(conf->rx_queues, conf->engines_per_port),
+	if (rxd_steer_init(&p->steer, info, n, queues(UINT16_MAX,
+			   RTE_MIN(info->max_rx_queues, info->max_tx_queues)),
+			   err, errlen) != 0)
+		return -1;
+	want = (uint16_t)(n * p->steer.lanes);
+	p->nb_rxq = queues(RTE_MAX(conf->rx_queues, want),
 			   info->max_rx_queues);
-	p->nb_txq = queues(RTE_MAX(conf->tx_queues, conf->engines_per_port),
+	p->nb_txq = queues(RTE_MAX(conf->tx_queues, want),
 			   info->max_tx_queues);
-	pick_shards(p, conf->engines_per_port);
+	pick_shards(p, n);
 	return 0;
 }
 
@@ -457,8 +466,8 @@ rxd_port_setup(struct rxd_port *p, uint16_t port_id, uint16_t index,
 			 port_id, p->driver, rte_strerror(-rc));
 		goto fail;
 	}
-	if (rc == 0)
-		rxd_steer_start(&p->steer, port_id, p->shards);
+	/* a memif client still dialing (stopped) can have lanes, no more */
+	rxd_steer_start(&p->steer, port_id, p->shards);
 	/* ND needs multicast; not every PMD can filter, so failure is fine */
 	rte_eth_allmulticast_enable(port_id);
 	if (set_mac(p, err, errlen) != 0)

@@ -22,7 +22,8 @@ struct rte_device;
 #include "rxd_steer.h"
 #include "rxd/rxd_ring_pair.h"
 
-#define RXD_PORT_MAX_QUEUES 8
+/** Queues of a port: N x N for lanes steering with N = RXD_MAX_SHARDS. */
+#define RXD_PORT_MAX_QUEUES (RXD_MAX_SHARDS * RXD_MAX_SHARDS)
 
 /** Offloads rxd found on the port and uses. */
 enum rxd_port_offload {
