@@ -104,8 +104,10 @@ void
 rxd_tx_lane_learn(const struct rxd_engine_port *ep, struct rxd_qp_core *qp,
 		  uint16_t rxq)
 {
-	uint16_t n = ep->n_lanes;
+	uint16_t n = ep->n_lanes, lane = (uint16_t)(rxq / n + 1);
 
-	if (qp->type != IBV_QPT_UD && rxq < n * n)
-		qp->peer_lane = (uint16_t)(rxq / n + 1);
+	/* stored only when it changes: the QP core's lines are read by the
+	 * threads that post, and a store per frame would take them away */
+	if (qp->type != IBV_QPT_UD && rxq < n * n && qp->peer_lane != lane)
+		qp->peer_lane = lane;
 }
