@@ -56,6 +56,9 @@ struct rxd_port {
 	uint32_t offloads;         /**< enum rxd_port_offload */
 	struct rte_mempool *pool;
 	bool link_up;
+	/** Its bursts may run only while the link is up (as link polls
+	 *  last read it): memif (see rxd_port.c). */
+	bool burst_needs_link;
 	bool stopped;              /**< device stopped between redials */
 	bool redial;               /**< a memif client: dials again when down */
 	bool dialing;              /**< dialled, link not up since */
