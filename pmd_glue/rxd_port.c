@@ -336,7 +336,7 @@ set_mtu(struct rxd_port *p, const struct rte_eth_dev_info *info,
  * maps it, find the link connected a moment later and use the stale
  * address (a SEGV at 0xc184, ring 3's flags from a NULL region, once in
  * four ASan runs of ud-uc-2eng-memif).  The connection sets the link up
- * only after the mapping, so a burst started after a link poll saw it up
+ * only after the mapping, so a burst started after the link was read up
  * sees the mapping.
  */
 static const char *const burst_needs_link_drivers[] = {
@@ -575,12 +575,24 @@ rxd_port_stats_sum(const struct rxd_port *p, struct rxd_port_stats *sum)
 	}
 }
 
-/* No burst now: the device is stopped, or its bursts need the link. */
+/*
+ * No burst now: the device is stopped, or its bursts need the link and
+ * it is down.  While link polls last read it down, it is read again here
+ * (memif's is a load): waiting for the next poll would leave a peer that
+ * just connected unanswered for up to 100 ms.
+ */
 static bool
 no_burst(const struct rxd_port *p)
 {
-	return p->stopped || (p->burst_needs_link &&
-			      !__atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE));
+	struct rte_eth_link link;
+
+	if (p->stopped)
+		return true;
+	if (!p->burst_needs_link ||
+	    __atomic_load_n(&p->link_up, __ATOMIC_ACQUIRE))
+		return false;
+	return rte_eth_link_get_nowait(p->port_id, &link) != 0 ||
+		link.link_status != RTE_ETH_LINK_UP;
 }
 
 void
