@@ -22,7 +22,8 @@ struct rte_device;
 #include "rxd_steer.h"
 #include "rxd/rxd_ring_pair.h"
 
-#define RXD_PORT_MAX_QUEUES 8
+/** Queues of a port: N x N for lanes steering with N = RXD_MAX_SHARDS. */
+#define RXD_PORT_MAX_QUEUES (RXD_MAX_SHARDS * RXD_MAX_SHARDS)
 
 /** Offloads rxd found on the port and uses. */
 enum rxd_port_offload {
@@ -56,6 +57,9 @@ struct rxd_port {
 	uint32_t offloads;         /**< enum rxd_port_offload */
 	struct rte_mempool *pool;
 	bool link_up;
+	/** Its bursts may run only while the link is up (as link polls
+	 *  last read it): memif (see rxd_port.c). */
+	bool burst_needs_link;
 	bool stopped;              /**< device stopped between redials */
 	bool redial;               /**< a memif client: dials again when down */
 	bool guarded;              /**< bursts run in rxd_port_guard_burst() */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A port's steering mode and its RETA (see rxd_steer.h); the rte_flow
- * rules are rxd_steer_flow.c's, the hash rxd_steer_hash.c's.
+ * A port's steering mode, its lanes and its RETA (see rxd_steer.h); the
+ * rte_flow rules are rxd_steer_flow.c's, the hash rxd_steer_hash.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,16 @@ static const char *const mode_names[] = {
 	[RXD_STEER_NONE] = "none",
 	[RXD_STEER_RETA] = "reta",
 	[RXD_STEER_FLOW] = "flow",
+	[RXD_STEER_LANES] = "lanes",
+};
+
+/*
+ * Drivers whose transmit queue q is the peer's receive queue q: memif's
+ * ring pair q, and the rings of rxd_port_ring_pair() (rte_eth_from_rings).
+ */
+static const char *const lane_drivers[] = {
+	"net_memif",
+	"net_ring",
 };
 
 /*
@@ -60,18 +70,18 @@ read_env(struct rxd_steer *s, char *err, size_t errlen)
 			s->want = (enum rxd_steer_mode)m;
 			return 0;
 		}
-	snprintf(err, errlen, "RXD_STEERING: unknown mode '%s' (auto, flow, "
-		 "reta or none)", env);
+	snprintf(err, errlen, "RXD_STEERING: unknown mode '%s' (auto, lanes, "
+		 "flow, reta or none)", env);
 	return -1;
 }
 
 static bool
-toeplitz_driver(const char *name)
+listed(const char *name, const char *const *list, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < RTE_DIM(toeplitz_drivers); i++)
-		if (strcmp(name, toeplitz_drivers[i]) == 0)
+	for (i = 0; i < n; i++)
+		if (strcmp(name, list[i]) == 0)
 			return true;
 	return false;
 }
@@ -83,25 +93,37 @@ may_use(const struct rxd_steer *s, enum rxd_steer_mode mode)
 }
 
 int
-rxd_steer_configure(struct rxd_steer *s,
-		    const struct rte_eth_dev_info *info,
-		    struct rte_eth_conf *ec, char *err, size_t errlen)
+rxd_steer_init(struct rxd_steer *s, const struct rte_eth_dev_info *info,
+	       uint16_t n, uint16_t max_queues, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	rte_spinlock_init(&s->lock);
+	s->lanes = 1;
 	if (read_env(s, err, errlen) != 0)
 		return -1;
+	if (n > 1 && may_use(s, RXD_STEER_LANES) &&
+	    listed(info->driver_name, lane_drivers, RTE_DIM(lane_drivers)) &&
+	    (uint32_t)n * n <= max_queues)
+		s->lanes = n;
+	return 0;
+}
+
+void
+rxd_steer_configure(struct rxd_steer *s,
+		    const struct rte_eth_dev_info *info,
+		    struct rte_eth_conf *ec)
+{
 	if (!may_use(s, RXD_STEER_RETA) ||
 	    ec->rxmode.mq_mode != RTE_ETH_MQ_RX_RSS ||
-	    !toeplitz_driver(info->driver_name) ||
+	    !listed(info->driver_name, toeplitz_drivers,
+		    RTE_DIM(toeplitz_drivers)) ||
 	    info->hash_key_size != RXD_STEER_KEY_LEN ||
 	    info->reta_size == 0 || info->reta_size > RXD_STEER_RETA_MAX)
-		return 0;
+		return;
 	memcpy(s->key, rxd_steer_key, sizeof(s->key));
 	ec->rx_adv_conf.rss_conf.rss_key = s->key;
 	ec->rx_adv_conf.rss_conf.rss_key_len = RXD_STEER_KEY_LEN;
 	s->want_rss_key = true;
-	return 0;
 }
 
 /* Write RETA entry i's queue (one entry of the table). */
@@ -167,7 +189,9 @@ rxd_steer_start(struct rxd_steer *s, uint16_t port_id, uint16_t n_queues)
 	s->mode = RXD_STEER_NONE;
 	if (n_queues < 2)
 		return;
-	if (may_use(s, RXD_STEER_FLOW) &&
+	if (s->lanes > 1)
+		s->mode = RXD_STEER_LANES;
+	else if (may_use(s, RXD_STEER_FLOW) &&
 	    rxd_steer_flow_works(port_id, (uint16_t)(n_queues - 1)))
 		s->mode = RXD_STEER_FLOW;
 	else if (may_use(s, RXD_STEER_RETA) && reta_ready(s, port_id))
@@ -230,7 +254,7 @@ rxd_steer_add(struct rxd_steer *s, uint16_t port_id,
 	struct rte_flow *flow = NULL;
 	bool ok;
 
-	if (s->mode == RXD_STEER_NONE)
+	if (s->mode != RXD_STEER_FLOW && s->mode != RXD_STEER_RETA)
 		return NULL;
 	if (s->mode == RXD_STEER_FLOW)   /* ethdev serialises rte_flow */
 		flow = rxd_steer_flow_create(port_id, f, queue);

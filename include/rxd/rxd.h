@@ -124,6 +124,8 @@ struct rxd_engine_info {
 	uint64_t handoff_received;/**< frames other engines handed here */
 	uint64_t handoff_dropped; /**< hand-offs lost to a full ring */
 	uint64_t loops, busy_loops;
+	uint64_t roce_rx;         /**< RoCE frames its QPs took (every port
+				   *   it serves; hand-offs to it included) */
 };
 
 /** Describe engine @p engine. @return 0 or -1 (errno ENODEV). */

@@ -63,13 +63,8 @@ rxd_engine_fini(struct rxd_engine *e)
 {
 	unsigned int i;
 
-	for (i = 0; i < e->n_ports; i++) {
-		struct rxd_engine_port *ep = &e->ports[i];
-
-		rte_pktmbuf_free_bulk(ep->tx, ep->n_tx);
-		rte_pktmbuf_free_bulk(ep->held, ep->n_held);
-		ep->n_tx = ep->n_held = 0;
-	}
+	for (i = 0; i < e->n_ports; i++)
+		rxd_tx_lanes_fini(&e->ports[i]);
 	rxd_handoff_fini(e);
 	rte_ring_free(e->ctrl);
 	rte_ring_free(e->doorbells);
@@ -77,10 +72,13 @@ rxd_engine_fini(struct rxd_engine *e)
 	e->doorbells = NULL;
 }
 
+/* lib/net's transmit: its own frames on lane 0, a QP's on its lane. */
 static void
 net_tx(void *ctx, struct rte_mbuf *m)
 {
-	rxd_engine_tx(ctx, m);
+	struct rxd_engine_port *ep = ctx;
+
+	rxd_tx_lane_put(ep, m == ep->out_frame ? ep->out_lane : 0, m);
 }
 
 int
@@ -99,38 +97,15 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	ep->first = first != NULL ? first : ep;
 	ep->shard = shard;
 	ep->n_shards = n_shards;
-	ep->txq = shard;
+	if (rxd_tx_lanes_init(ep) != 0) {
+		e->n_ports--;
+		return -ENOMEM;
+	}
 	if (first == NULL) {   /* lib/net's own frames leave from shard 0 */
 		net->tx = net_tx;
 		net->tx_ctx = ep;
 	}
 	return 0;
-}
-
-/*
- * New frames are captured and faulted, then queue behind the held ones;
- * the PMD takes what it has room for, in order.  Only frames that find
- * the held queue full are dropped (tx_full).  @return how many frames the
- * PMD took.
- */
-static uint16_t
-tx_flush(struct rxd_engine_port *ep)
-{
-	struct rte_mbuf *out[2 * RXD_TX_BURST + 1];
-	uint16_t n, keep, sent;
-
-	n = rxd_port_tx_prepare(ep->port, ep->txq, ep->tx, ep->n_tx, out);
-	ep->n_tx = 0;
-	keep = RTE_MIN(n, (uint16_t)(RXD_TX_HELD - ep->n_held));
-	memcpy(&ep->held[ep->n_held], out, keep * sizeof(out[0]));
-	ep->n_held = (uint16_t)(ep->n_held + keep);
-	rxd_port_tx_drop(ep->port, ep->txq, out + keep, (uint16_t)(n - keep));
-	if (ep->n_held == 0)
-		return 0;
-	sent = rxd_port_tx_burst(ep->port, ep->txq, ep->held, ep->n_held);
-	ep->n_held = (uint16_t)(ep->n_held - sent);
-	memmove(ep->held, ep->held + sent, ep->n_held * sizeof(ep->held[0]));
-	return sent;
 }
 
 void
@@ -139,15 +114,7 @@ rxd_engine_flush(struct rxd_engine *e)
 	unsigned int i;
 
 	for (i = 0; i < e->n_ports; i++)
-		tx_flush(&e->ports[i]);
-}
-
-void
-rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m)
-{
-	if (ep->n_tx == RXD_TX_BURST)
-		tx_flush(ep);
-	ep->tx[ep->n_tx++] = m;
+		rxd_tx_lanes_flush(&e->ports[i]);
 }
 
 /*
@@ -225,7 +192,7 @@ mcast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 
 static void
 roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
-	   const struct rxd_pkt *pkt)
+	   const struct rxd_pkt *pkt, uint16_t rxq)
 {
 	struct rxd_qp_core *qp;
 
@@ -266,6 +233,8 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 	if (qp->peer_sport == 0 && qp->type != IBV_QPT_UD &&
 	    pkt->opcode != RXD_OP_CNP)
 		qp->peer_sport = pkt->udp_sport;
+	if (ep->n_lanes > 1)
+		rxd_tx_lane_learn(ep, qp, rxq);
 	if (qp->type == IBV_QPT_RC)
 		ep->fast_qp = qp;
 }
@@ -306,7 +275,8 @@ rxd_engine_forget_qp(struct rxd_engine *e, const struct rxd_qp_core *qp)
 }
 
 void
-rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
+rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m,
+		    uint16_t rxq)
 {
 	struct rxd_pkt pkt;
 	enum rxd_wire_err err;
@@ -329,7 +299,7 @@ rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m)
 	}
 	switch (pkt.kind) {
 	case RXD_FRAME_ROCE:
-		roce_input(ep, m, &pkt);
+		roce_input(ep, m, &pkt, rxq);
 		break;
 	case RXD_FRAME_ARP:
 	case RXD_FRAME_ICMP4:
@@ -356,7 +326,7 @@ rx_queue(struct rxd_engine_port *ep, uint16_t q)
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + 1], void *));
-		rxd_engine_classify(ep, pkts[i]);
+		rxd_engine_classify(ep, pkts[i], q);
 	}
 	return n;
 }
@@ -418,7 +388,7 @@ tick(struct rxd_engine *e, uint64_t now)
 	for (i = 0; i < e->n_ports; i++) {
 		struct rxd_engine_port *ep = &e->ports[i];
 
-		rxd_port_tick(ep->port, ep->txq, now);
+		rxd_port_tick(ep->port, ep->lanes[0].txq, now);
 		if (ep->first != ep)   /* host state is the first engine's */
 			continue;
 		rxd_net_timer(ep->net, now);
@@ -481,7 +451,7 @@ rxd_engine_poll(struct rxd_engine *e)
 	if (e->handoff.n_out_ids != 0)
 		rxd_handoff_flush(e);
 	for (i = 0; i < e->n_ports; i++)
-		work += tx_flush(&e->ports[i]);
+		work += rxd_tx_lanes_flush(&e->ports[i]);
 	e->stats.loops++;
 	/* the cycles since the last pass's clock reading (back-off
 	 * included) are this pass's: no clock reading of their own */

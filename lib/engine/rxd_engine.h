@@ -24,11 +24,10 @@
 #include "rxd_port.h"
 #include "rxd_qp_engine.h"
 #include "rxd_transport.h"
+#include "rxd_tx_lane.h"
 #include "rxd_wire.h"
 
 #define RXD_RX_BURST 32
-#define RXD_TX_BURST 64
-#define RXD_TX_HELD 512            /* frames kept while the PMD is full */
 #define RXD_MAX_ENGINES RXD_MAX_LCORES
 
 /** RoCE receive counters of one port binding. */
@@ -54,7 +53,7 @@ struct rxd_roce_stats {
 	 * group counts once in rx however many QPs take it. */
 };
 
-/** A port queue pair polled by an engine, with its transmit buffer. */
+/** A port's queues polled by an engine, with its transmit lanes. */
 struct rxd_engine_port {
 	struct rxd_port *port;
 	struct rxd_net_port *net;
@@ -64,13 +63,18 @@ struct rxd_engine_port {
 	struct rxd_engine_port *first;
 	uint16_t shard;                       /**< this engine's share */
 	uint16_t n_shards;                    /**< engines sharing the port */
-	uint16_t txq;
-	uint16_t n_tx;
-	struct rte_mbuf *tx[RXD_TX_BURST];
-	/** Prepared frames the PMD has not taken yet, oldest first; the
-	 *  transport holds back new data while there are many. */
+	/** Its transmit queues (rxd_tx_lane.h): lane j leads to the peer's
+	 *  engine j on a port with lanes steering; one lane otherwise. */
+	struct rxd_tx_lane *lanes;
+	uint16_t n_lanes;
+	/** Frames held over all lanes: the transport holds back new data
+	 *  while there are many. */
 	uint16_t n_held;
-	struct rte_mbuf *held[RXD_TX_HELD];
+	/** The QP frame the first engine passes through lib/net and its
+	 *  lane: lib/net's own frames, and those it holds while resolving,
+	 *  go on lane 0 (to the peer's first engine). */
+	const struct rte_mbuf *out_frame;
+	uint16_t out_lane;
 	struct rxd_roce_stats roce;
 	struct rxd_mcast_table mcast;         /**< UD QPs by group */
 	struct rxd_dcqcn_params dcqcn;        /**< its QPs' rate control */
@@ -129,15 +133,21 @@ void rxd_engine_fini(struct rxd_engine *e);
 /**
  * Serve share `shard` of a port (of n_shards engines) with its host
  * state: the receive queues q with q % n_shards == shard (RSS may put a
- * flow on any of them) and transmit queue `shard`.  first is the port's
- * binding of shard 0 (NULL when this is it).
+ * flow on any of them) and transmit queue `shard`, or with lanes
+ * steering its n_shards lanes (rxd_tx_lane.h).  first is the port's
+ * binding of shard 0 (NULL when this is it).  @return 0 or a negative
+ * errno.
  */
 int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 			struct rxd_net_port *net, uint16_t shard,
 			uint16_t n_shards, struct rxd_engine_port *first);
 
-/** Classify and process one received frame on a binding (engine side). */
-void rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m);
+/**
+ * Classify and process one received frame on a binding (engine side);
+ * rxq is the receive queue it came in on, or RXD_RXQ_HANDED_OFF.
+ */
+void rxd_engine_classify(struct rxd_engine_port *ep, struct rte_mbuf *m,
+			 uint16_t rxq);
 
 /** A QP leaves the engine: no receive fast path leads to it any more
  *  (engine side). */
@@ -177,9 +187,6 @@ int rxd_engine_post(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
 
 /** Report a port's link change to the installed handler (rxd_stack.c). */
 void rxd_stack_port_event(unsigned int port, bool up);
-
-/** Queue a frame for transmission on a binding (flushed in bursts). */
-void rxd_engine_tx(struct rxd_engine_port *ep, struct rte_mbuf *m);
 
 /** Hand every port's queued frames to the PMD now (engine side). */
 void rxd_engine_flush(struct rxd_engine *e);

@@ -116,15 +116,16 @@ set_dmac(struct rte_mbuf *m, const struct rte_ether_addr *mac)
 }
 
 void
-rxd_handoff_output(struct rxd_engine_port *ep, const uint8_t dgid[RXD_GID_LEN],
-		   struct rxd_net_hint *hint, struct rte_mbuf *m)
+rxd_handoff_output(struct rxd_engine_port *ep, uint16_t lane,
+		   const uint8_t dgid[RXD_GID_LEN], struct rxd_net_hint *hint,
+		   struct rte_mbuf *m)
 {
 	uint32_t gen = __atomic_load_n(&ep->net->neigh_gen, __ATOMIC_ACQUIRE);
 	struct rte_ether_addr mac;
 
 	if (hint != NULL && hint->gen == gen && gen != 0) {
 		set_dmac(m, &hint->mac);
-		rxd_engine_tx(ep, m);
+		rxd_tx_lane_put(ep, lane, m);
 		return;
 	}
 	if (rxd_net_peek(ep->net, dgid, &mac) == 0) {
@@ -133,7 +134,7 @@ rxd_handoff_output(struct rxd_engine_port *ep, const uint8_t dgid[RXD_GID_LEN],
 			hint->gen = gen;
 		}
 		set_dmac(m, &mac);
-		rxd_engine_tx(ep, m);
+		rxd_tx_lane_put(ep, lane, m);
 		return;
 	}
 	m->port = ep->port->port_id;
@@ -198,7 +199,7 @@ take(struct rxd_engine *e, void *p)
 		return;
 	}
 	if (((uintptr_t)p & TX_TAG) == 0) {
-		rxd_engine_classify(ep, m);
+		rxd_engine_classify(ep, m, RXD_RXQ_HANDED_OFF);
 		return;
 	}
 	frame_dgid(m, dgid);

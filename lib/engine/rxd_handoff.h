@@ -57,11 +57,12 @@ void rxd_handoff_rx(struct rxd_engine_port *ep, struct rxd_engine *to,
 		    struct rte_mbuf *m);
 
 /**
- * Send a QP's frame from a binding that is not its port's first: with
- * the MAC its hint or the shared neighbour table knows, else through the
- * port's first engine, which resolves it.
+ * Send a QP's frame from a binding that is not its port's first: on its
+ * lane with the MAC its hint or the shared neighbour table knows, else
+ * through the port's first engine, which resolves it (and sends it on
+ * its lane 0).
  */
-void rxd_handoff_output(struct rxd_engine_port *ep,
+void rxd_handoff_output(struct rxd_engine_port *ep, uint16_t lane,
 			const uint8_t dgid[RXD_GID_LEN],
 			struct rxd_net_hint *hint, struct rte_mbuf *m);
 

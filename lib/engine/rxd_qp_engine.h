@@ -58,6 +58,13 @@ int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
  */
 void rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now);
 
+/**
+ * Which of a port's n engines owns the frames to QPN qpn, the rule both
+ * ends of a link follow: QP1 and multicast (the groups) the first (0),
+ * any other QPN modulo n.
+ */
+unsigned int rxd_qp_share(uint32_t qpn, unsigned int n);
+
 /** The QP with this QPN on a port, or NULL (engine side). */
 struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);
 

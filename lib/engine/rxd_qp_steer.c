@@ -43,10 +43,11 @@ steer(struct rxd_qp_core *qp)
 	unsigned int n = rxd_stk.n_shards[qp->port];
 	struct rxd_steer_flow f;
 
-	if (n < 2 || p->steer.mode == RXD_STEER_NONE || !peer_flow(qp, &f))
+	if (n < 2 || (p->steer.mode != RXD_STEER_FLOW &&
+		      p->steer.mode != RXD_STEER_RETA) || !peer_flow(qp, &f))
 		return;
 	qp->steer = rxd_steer_add(&p->steer, p->port_id, &f,
-				  (uint16_t)(qp->qpn % n));
+				  (uint16_t)rxd_qp_share(qp->qpn, n));
 }
 
 void

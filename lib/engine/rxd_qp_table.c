@@ -56,17 +56,23 @@ rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now)
 	}
 }
 
-/* Frames of a QP leave through lib/net, which fills in the MAC. */
+/* Frames of a QP leave on their lane through lib/net, which fills in
+ * the MAC. */
 static void
-qp_send(void *ctx, const uint8_t dgid[RXD_GID_LEN], struct rxd_net_hint *hint,
-	struct rte_mbuf *m)
+qp_send(void *ctx, const struct rxd_qp_core *qp, const struct rxd_pkt *pkt,
+	struct rxd_net_hint *hint, struct rte_mbuf *m)
 {
 	struct rxd_engine_port *ep = ctx;
+	uint16_t lane = rxd_tx_lane_of(ep, qp, pkt->dqpn);
 
-	if (ep->first == ep)
-		rxd_net_output(ep->net, dgid, m, hint);
-	else
-		rxd_handoff_output(ep, dgid, hint, m);
+	if (ep->first != ep) {
+		rxd_handoff_output(ep, lane, pkt->dgid, hint, m);
+		return;
+	}
+	ep->out_frame = m;
+	ep->out_lane = lane;
+	rxd_net_output(ep->net, pkt->dgid, m, hint);
+	ep->out_frame = NULL;
 }
 
 struct resolve_arg {
@@ -270,8 +276,10 @@ apply_cmd(struct rxd_engine *e, void *arg)
 	(void)e;
 	qp->attr = *a->attr;
 	qp->attr.qp_state = to;
-	if (to != from && to <= IBV_QPS_RTR)   /* a new connection */
+	if (to != from && to <= IBV_QPS_RTR) {   /* a new connection */
 		qp->peer_sport = 0;
+		qp->peer_lane = 0;
+	}
 	if (to == IBV_QPS_RESET) {
 		drop_all(qp->sq);
 		drop_all(qp->rq);

@@ -140,11 +140,15 @@ share_port(struct rxd_port *p)
 	for (k = 0; k < n; k++) {
 		struct rxd_engine *e =
 			&rxd_stk.engines[(p->index + k) % rxd_stk.n_engines];
+		int rc = rxd_engine_add_port(e, p, &rxd_stk.net[p->index],
+					     (uint16_t)k, (uint16_t)n, first);
 
-		if (rxd_engine_add_port(e, p, &rxd_stk.net[p->index],
-					(uint16_t)k, (uint16_t)n, first) != 0)
+		if (rc == -ENOSPC)
 			return rxd_stack_fail(ENOSPC, "engine %u serves too "
 					      "many ports", e->id);
+		if (rc != 0)
+			return rxd_stack_fail(-rc, "no memory for engine %u's "
+					      "transmit lanes", e->id);
 		if (first == NULL)
 			first = &e->ports[e->n_ports - 1];
 		rxd_stk.port_shard[p->index][k] = e;
@@ -413,7 +417,13 @@ rxd_stack_qp_engine(unsigned int port, uint32_t qpn)
 	if (rxd_stack_engine_of(port) == NULL)
 		return NULL;
 	n = rxd_stk.n_shards[port];
-	return rxd_stk.port_shard[port][qpn == RXD_QPN_GSI ? 0 : qpn % n];
+	return rxd_stk.port_shard[port][rxd_qp_share(qpn, n)];
+}
+
+unsigned int
+rxd_qp_share(uint32_t qpn, unsigned int n)
+{
+	return qpn == RXD_QPN_GSI || qpn == RXD_QPN_MCAST ? 0 : qpn % n;
 }
 
 unsigned int

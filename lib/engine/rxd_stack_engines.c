@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The engines as observers see them (rxd_engine_info(), rxd_engine_qps()):
- * which QPs each owns, its busy and idle cycles and its hand-offs.  The
- * counters are read as they stand (they only grow); the QP tables are
- * read as the engines read them.
+ * which QPs each owns, its busy and idle cycles, the RoCE frames its QPs
+ * took and its hand-offs.  The counters are read as they stand (they only
+ * grow); the QP tables are read as the engines read them.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,6 +20,7 @@ int
 rxd_engine_info(unsigned int engine, struct rxd_engine_info *info)
 {
 	const struct rxd_engine *e = &rxd_stk.engines[engine];
+	unsigned int i;
 
 	if (engine >= rxd_engine_count()) {
 		errno = ENODEV;
@@ -37,6 +38,8 @@ rxd_engine_info(unsigned int engine, struct rxd_engine_info *info)
 	info->handoff_dropped = e->handoff.stats.dropped;
 	info->loops = e->stats.loops;
 	info->busy_loops = e->stats.busy_loops;
+	for (i = 0; i < e->n_ports; i++)
+		info->roce_rx += e->ports[i].roce.rx;
 	return 0;
 }
 

@@ -12,6 +12,20 @@
 
 #include "rxd_stack.h"
 
+/* Frames the PMD gave and took on the binding's own queues. */
+static void
+queue_frames(const struct rxd_engine_port *ep, uint64_t *rx, uint64_t *tx)
+{
+	const struct rxd_port *p = ep->port;
+	uint16_t q;
+
+	*rx = *tx = 0;
+	for (q = ep->shard; q < p->nb_rxq; q += ep->n_shards)
+		*rx += p->stats[q].rx_pkts;
+	for (q = 0; q < ep->n_lanes; q++)
+		*tx += p->stats[ep->lanes[q].txq].tx_pkts;
+}
+
 static void
 report_engine(const struct rxd_engine *e)
 {
@@ -21,11 +35,12 @@ report_engine(const struct rxd_engine *e)
 	for (i = 0; i < e->n_ports; i++) {
 		const struct rxd_engine_port *ep = &e->ports[i];
 		const struct rxd_roce_stats *r = &ep->roce;
-		uint64_t wire_err = 0;
+		uint64_t wire_err = 0, rx, tx;
 		unsigned int k;
 
 		for (k = 0; k < RXD_WIRE_ERR_MAX; k++)
 			wire_err += r->wire_err[k];
+		queue_frames(ep, &rx, &tx);
 		fprintf(stderr, "rxd engine %u: port %u shard %u qps %u "
 			"roce_rx %" PRIu64 " handoff_sent %" PRIu64
 			" handoff_received %" PRIu64 " handoff_dropped %"
@@ -35,9 +50,7 @@ report_engine(const struct rxd_engine *e)
 			" queue_tx %" PRIu64 "\n", e->id, ep->port->index,
 			ep->shard, e->n_qps, r->rx, h->sent, h->received,
 			h->dropped, r->not_local, r->unknown_qp, r->bad_peer,
-			wire_err, r->other_dropped,
-			ep->port->stats[ep->shard].rx_pkts,
-			ep->port->stats[ep->txq].tx_pkts);
+			wire_err, r->other_dropped, rx, tx);
 	}
 }
 

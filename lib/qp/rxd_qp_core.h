@@ -45,6 +45,10 @@ struct rxd_qp_core {
 	 *  that this QP took since it left INIT; 0 until then.  Frames
 	 *  from the peer's address with another one are not the peer's. */
 	uint16_t peer_sport;
+	/** RC/UC on a port with lanes steering: 1 + the lane its peer's
+	 *  frames came in from (the peer QP's engine), 0 until one came
+	 *  since it left INIT (lib/engine's). */
+	uint16_t peer_lane;
 	/** RC/UC with several engines on the port: the port's steering of
 	 *  the peer's frames to the owner's queue (lib/engine's), or NULL */
 	void *steer;

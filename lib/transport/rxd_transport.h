@@ -22,10 +22,13 @@ struct rxd_net_hint;           /* lib/net: a peer's MAC, kept per QP */
 
 /** How a QP's frames leave: the engine's hook, and where mbufs come from. */
 struct rxd_xmit {
-	/** Send a frame whose Ethernet destination is filled in by the hook;
-	 *  hint (NULL for UD) keeps the connected peer's MAC between frames. */
-	void (*send)(void *ctx, const uint8_t dgid[RXD_GID_LEN],
-		     struct rxd_net_hint *hint, struct rte_mbuf *m);
+	/** Send a frame of qp, built from pkt (its destination GID and QPN
+	 *  choose the way out), whose Ethernet destination is filled in by
+	 *  the hook; hint (NULL for UD) keeps the connected peer's MAC
+	 *  between frames. */
+	void (*send)(void *ctx, const struct rxd_qp_core *qp,
+		     const struct rxd_pkt *pkt, struct rxd_net_hint *hint,
+		     struct rte_mbuf *m);
 	void *ctx;
 	struct rte_mempool *pool;
 	uint8_t smac[RXD_ETH_ALEN];

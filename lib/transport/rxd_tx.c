@@ -56,7 +56,7 @@ rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	rc->cnt.tx_pkts++;
 	if (rc->dcqcn.limited)
 		rxd_cc_sent(rc, len);
-	rc->x.send(rc->x.ctx, pkt->dgid,
+	rc->x.send(rc->x.ctx, rc->qp, pkt,
 		   rc->qp->type == IBV_QPT_UD ? NULL : &rc->peer, m);
 }
 

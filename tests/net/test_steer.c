@@ -3,9 +3,11 @@
  * The pure parts of steering (pmd_glue/rxd_steer_hash.c, rxd_steer.c):
  * the software Toeplitz hash against the verification values Microsoft
  * publishes for RSS (with the key rxd programs, which is that suite's),
- * for IPv4 and IPv6, addresses only and with ports; and the RETA entry a
- * flow takes under the hash types RSS runs with.
+ * for IPv4 and IPv6, addresses only and with ports; the RETA entry a
+ * flow takes under the hash types RSS runs with; and which ports get
+ * lanes (N x N queue pairs).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -115,4 +117,37 @@ Test(steer, mode_names)
 	cr_expect_str_eq(rxd_steer_mode_name(RXD_STEER_NONE), "none");
 	cr_expect_str_eq(rxd_steer_mode_name(RXD_STEER_RETA), "reta");
 	cr_expect_str_eq(rxd_steer_mode_name(RXD_STEER_FLOW), "flow");
+	cr_expect_str_eq(rxd_steer_mode_name(RXD_STEER_LANES), "lanes");
+}
+
+/* The lanes rxd_steer_init() gives n engines on a driver with max queue
+ * pairs under RXD_STEERING=mode (NULL: unset); 0 when it refuses. */
+static uint16_t
+lanes(const char *driver, uint16_t n, uint16_t max, const char *mode)
+{
+	struct rte_eth_dev_info info = { .driver_name = driver };
+	struct rxd_steer s;
+	char err[128];
+
+	if (mode != NULL)
+		setenv("RXD_STEERING", mode, 1);
+	else
+		unsetenv("RXD_STEERING");
+	if (rxd_steer_init(&s, &info, n, max, err, sizeof(err)) != 0)
+		return 0;
+	return s.lanes;
+}
+
+Test(steer, lanes_where_queue_q_reaches_queue_q)
+{
+	cr_expect_eq(lanes("net_memif", 2, 64, NULL), 2);
+	cr_expect_eq(lanes("net_memif", 8, 64, "auto"), 8);
+	cr_expect_eq(lanes("net_ring", 2, 4, "lanes"), 2);
+	cr_expect_eq(lanes("net_ring", 3, 4, NULL), 1, "9 queues of 4");
+	cr_expect_eq(lanes("net_memif", 1, 64, NULL), 1);
+	cr_expect_eq(lanes("net_memif", 2, 64, "none"), 1);
+	cr_expect_eq(lanes("net_memif", 2, 64, "flow"), 1);
+	cr_expect_eq(lanes("net_af_packet", 2, 8, NULL), 1);
+	cr_expect_eq(lanes("net_virtio", 2, 64, "lanes"), 1);
+	cr_expect_eq(lanes("net_memif", 2, 64, "lane"), 0);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Two engines on each port (engines_per_port = 2, net_ring pair with a
- * queue per engine): 16 RC QP pairs sharing one CQ per side.  Every QP is
+ * queue per engine: RXD_STEERING=none, no lanes, so that the hand-off is
+ * what brings frames to their QP's engine): 16 RC QP pairs sharing one CQ
+ * per side.  Every QP is
  * owned by the engine its QPN names (QP1 by the first), no QP by two;
  * frames that reached the other engine were handed off and counted, none
  * dropped; every message arrives, in order within its QP.
@@ -32,6 +34,7 @@ static void
 shard_start(void)
 {
 	setenv("RXD_ENGINES_PER_PORT", "2", 1);
+	setenv("RXD_STEERING", "none", 1);
 	rc_pair_start(&p, &opts);
 }
 
