@@ -121,7 +121,10 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 	UINT(PORT, "engines_per_port", "1", 1, RXD_MAX_SHARDS,
 		P(engines_per_port),
 		"engines serving the port, each with its own receive and "
-		"transmit queue; a QP belongs to one of them (QPN modulo the "
+		"transmit queue (on memif and ring N × N queue pairs, N "
+		"transmit queues each: lanes, see `RXD_STEERING`; both ends "
+		"of a memif link need the same count); a QP belongs to one "
+		"of them (QPN modulo the "
 		"count, QP1 to the first); at most the engine lcores and the "
 		"queues the device has"),
 	UINT(PORT, "rx_desc", "1024", 64, 16384, P(rx_desc),
