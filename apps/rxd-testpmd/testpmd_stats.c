@@ -21,7 +21,7 @@ struct counter {
 #define PC(f) { #f, offsetof(struct rxd_port_counters, f) }
 static const struct counter port_counters[] = {
 	PC(rx_pkts), PC(rx_bytes), PC(tx_pkts), PC(tx_bytes), PC(tx_full),
-	PC(burst_faults),
+	PC(burst_faults), PC(tx_waited),
 	PC(roce_rx), PC(roce_not_local), PC(roce_unknown_qp),
 	PC(roce_bad_peer), PC(roce_bad_cnp), PC(roce_ce), PC(qkey_viol), PC(other_dropped),
 	PC(arp_rx), PC(arp_tx), PC(nd_rx), PC(nd_tx), PC(echo_answered), PC(echo_replies),

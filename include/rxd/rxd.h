@@ -218,7 +218,9 @@ struct rxd_port_counters {
 				    *   unmapped the rings mid-burst */
 	uint64_t roce_rx_fast;     /**< of roce_rx: the next MIDDLE/LAST of
 				    *   an RC message, taken without the
-				    *   full parse (receive fast path) */
+				    *   full parse (receive fast path) */	uint64_t tx_waited;        /**< QP frames that waited for their next
+				    *   hop's MAC (sent in order once it was
+				    *   known, or counted in held_dropped) */
 };
 
 /*

@@ -63,8 +63,10 @@ rxd_engine_fini(struct rxd_engine *e)
 {
 	unsigned int i;
 
-	for (i = 0; i < e->n_ports; i++)
+	for (i = 0; i < e->n_ports; i++) {
+		rxd_tx_addr_fini(&e->ports[i]);
 		rxd_tx_lanes_fini(&e->ports[i]);
+	}
 	rxd_handoff_fini(e);
 	rte_ring_free(e->ctrl);
 	rte_ring_free(e->doorbells);
@@ -72,13 +74,12 @@ rxd_engine_fini(struct rxd_engine *e)
 	e->doorbells = NULL;
 }
 
-/* lib/net's transmit: its own frames on lane 0, a QP's on its lane. */
+/* lib/net's transmit: its own frames go on lane 0 (QPs' frames are
+ * addressed by rxd_tx_addr.h and never pass through it). */
 static void
 net_tx(void *ctx, struct rte_mbuf *m)
 {
-	struct rxd_engine_port *ep = ctx;
-
-	rxd_tx_lane_put(ep, m == ep->out_frame ? ep->out_lane : 0, m);
+	rxd_tx_lane_put(ctx, 0, m);
 }
 
 int
@@ -97,7 +98,8 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	ep->first = first != NULL ? first : ep;
 	ep->shard = shard;
 	ep->n_shards = n_shards;
-	if (rxd_tx_lanes_init(ep) != 0) {
+	if (rxd_tx_lanes_init(ep) != 0 || rxd_tx_addr_init(ep) != 0) {
+		rxd_tx_lanes_fini(ep);
 		e->n_ports--;
 		return -ENOMEM;
 	}
@@ -450,8 +452,11 @@ rxd_engine_poll(struct rxd_engine *e)
 	 * link is down, the peer is gone) are not: the engine backs off. */
 	if (e->handoff.n_out_ids != 0)
 		rxd_handoff_flush(e);
-	for (i = 0; i < e->n_ports; i++)
+	for (i = 0; i < e->n_ports; i++) {
+		if (e->ports[i].n_wait != 0)
+			work += rxd_tx_addr_drain(&e->ports[i], now);
 		work += rxd_tx_lanes_flush(&e->ports[i]);
+	}
 	e->stats.loops++;
 	/* the cycles since the last pass's clock reading (back-off
 	 * included) are this pass's: no clock reading of their own */

@@ -24,6 +24,7 @@
 #include "rxd_port.h"
 #include "rxd_qp_engine.h"
 #include "rxd_transport.h"
+#include "rxd_tx_addr.h"
 #include "rxd_tx_lane.h"
 #include "rxd_wire.h"
 
@@ -67,14 +68,14 @@ struct rxd_engine_port {
 	 *  engine j on a port with lanes steering; one lane otherwise. */
 	struct rxd_tx_lane *lanes;
 	uint16_t n_lanes;
-	/** Frames held over all lanes: the transport holds back new data
-	 *  while there are many. */
+	/** Frames held over all lanes and waiting for their next hop: the
+	 *  transport holds back new data while there are many. */
 	uint16_t n_held;
-	/** The QP frame the first engine passes through lib/net and its
-	 *  lane: lib/net's own frames, and those it holds while resolving,
-	 *  go on lane 0 (to the peer's first engine). */
-	const struct rte_mbuf *out_frame;
-	uint16_t out_lane;
+	/** QP frames waiting for their next hop's MAC, oldest first, and
+	 *  what became of such frames (rxd_tx_addr.h). */
+	struct rxd_tx_wait *wait;
+	uint16_t n_wait;
+	struct rxd_tx_addr_stats addr_stats;
 	struct rxd_roce_stats roce;
 	struct rxd_mcast_table mcast;         /**< UD QPs by group */
 	struct rxd_dcqcn_params dcqcn;        /**< its QPs' rate control */

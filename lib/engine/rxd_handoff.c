@@ -13,8 +13,6 @@
 #include "rxd_engine.h"
 #include "rxd_handoff.h"
 
-#define TX_TAG ((uintptr_t)1)   /* low bit: to send, not received */
-
 int
 rxd_handoff_link(struct rxd_engine *a, struct rxd_engine *b)
 {
@@ -36,12 +34,6 @@ rxd_handoff_link(struct rxd_engine *a, struct rxd_engine *b)
 	return 0;
 }
 
-static struct rte_mbuf *
-untag(void *p)
-{
-	return (struct rte_mbuf *)((uintptr_t)p & ~TX_TAG);
-}
-
 void
 rxd_handoff_fini(struct rxd_engine *e)
 {
@@ -50,7 +42,7 @@ rxd_handoff_fini(struct rxd_engine *e)
 
 	for (i = 0; i < RXD_MAX_LCORES; i++) {   /* bursts not passed on */
 		for (k = 0; k < e->handoff.n_out[i]; k++)
-			rte_pktmbuf_free(untag(e->handoff.out[i][k]));
+			rte_pktmbuf_free(e->handoff.out[i][k]);
 		e->handoff.n_out[i] = 0;
 	}
 	for (i = 0; i < RXD_MAX_LCORES; i++) {
@@ -59,7 +51,7 @@ rxd_handoff_fini(struct rxd_engine *e)
 		if (r == NULL)
 			continue;
 		while (rte_ring_sc_dequeue(r, &p) == 0)
-			rte_pktmbuf_free(untag(p));
+			rte_pktmbuf_free(p);
 		rte_ring_free(r);
 		e->handoff.from[i] = NULL;
 	}
@@ -78,7 +70,7 @@ flush_one(struct rxd_engine *e, unsigned int id)
 		return 0;
 	sent = rte_ring_sp_enqueue_burst(h->to[id], h->out[id], n, NULL);
 	for (i = sent; i < n; i++)
-		rte_pktmbuf_free(untag(h->out[id][i]));
+		rte_pktmbuf_free(h->out[id][i]);
 	h->stats.sent += sent;
 	h->stats.dropped += n - sent;
 	h->n_out[id] = 0;
@@ -86,18 +78,18 @@ flush_one(struct rxd_engine *e, unsigned int id)
 }
 
 static void
-push(struct rxd_engine *e, unsigned int id, void *p)
+push(struct rxd_engine *e, unsigned int id, struct rte_mbuf *m)
 {
 	struct rxd_handoff *h = &e->handoff;
 
 	if (h->to[id] == NULL) {   /* no ring: not sharing a port */
 		h->stats.dropped++;
-		rte_pktmbuf_free(untag(p));
+		rte_pktmbuf_free(m);
 		return;
 	}
 	if (h->n_out[id] == RXD_HANDOFF_BURST)
 		flush_one(e, id);
-	h->out[id][h->n_out[id]++] = p;
+	h->out[id][h->n_out[id]++] = m;
 }
 
 void
@@ -106,40 +98,6 @@ rxd_handoff_rx(struct rxd_engine_port *ep, struct rxd_engine *to,
 {
 	m->port = ep->port->port_id;   /* not every PMD sets it */
 	push(ep->engine, to->id, m);
-}
-
-static void
-set_dmac(struct rte_mbuf *m, const struct rte_ether_addr *mac)
-{
-	rte_ether_addr_copy(mac,
-		&rte_pktmbuf_mtod(m, struct rte_ether_hdr *)->dst_addr);
-}
-
-void
-rxd_handoff_output(struct rxd_engine_port *ep, uint16_t lane,
-		   const uint8_t dgid[RXD_GID_LEN], struct rxd_net_hint *hint,
-		   struct rte_mbuf *m)
-{
-	uint32_t gen = __atomic_load_n(&ep->net->neigh_gen, __ATOMIC_ACQUIRE);
-	struct rte_ether_addr mac;
-
-	if (hint != NULL && hint->gen == gen && gen != 0) {
-		set_dmac(m, &hint->mac);
-		rxd_tx_lane_put(ep, lane, m);
-		return;
-	}
-	if (rxd_net_peek(ep->net, dgid, &mac) == 0) {
-		if (hint != NULL) {
-			hint->mac = mac;
-			hint->gen = gen;
-		}
-		set_dmac(m, &mac);
-		rxd_tx_lane_put(ep, lane, m);
-		return;
-	}
-	m->port = ep->port->port_id;
-	push(ep->engine, ep->first->engine->id,
-	     (void *)((uintptr_t)m | TX_TAG));
 }
 
 unsigned int
@@ -163,47 +121,15 @@ binding_of(struct rxd_engine *e, uint16_t port_id)
 	return NULL;
 }
 
-/*
- * The destination GID of a frame a QP built: its IPv4 address mapped,
- * or its IPv6 address (after an 802.1Q tag, if any).
- */
 static void
-frame_dgid(const struct rte_mbuf *m, uint8_t dgid[RXD_GID_LEN])
+take(struct rxd_engine *e, struct rte_mbuf *m)
 {
-	static const uint8_t v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	size_t l3 = sizeof(struct rte_ether_hdr);
-	uint16_t type = (uint16_t)(f[12] << 8 | f[13]);
-
-	if (type == RTE_ETHER_TYPE_VLAN) {
-		type = (uint16_t)(f[16] << 8 | f[17]);
-		l3 += sizeof(struct rte_vlan_hdr);
-	}
-	if (type == RTE_ETHER_TYPE_IPV4) {
-		memcpy(dgid, v4_mapped, sizeof(v4_mapped));
-		memcpy(dgid + 12, f + l3 + 16, 4);
-	} else {
-		memcpy(dgid, f + l3 + 24, RXD_GID_LEN);
-	}
-}
-
-static void
-take(struct rxd_engine *e, void *p)
-{
-	struct rte_mbuf *m = untag(p);
 	struct rxd_engine_port *ep = binding_of(e, m->port);
-	uint8_t dgid[RXD_GID_LEN];
 
-	if (ep == NULL) {
+	if (ep == NULL)
 		rte_pktmbuf_free(m);
-		return;
-	}
-	if (((uintptr_t)p & TX_TAG) == 0) {
+	else
 		rxd_engine_classify(ep, m, RXD_RXQ_HANDED_OFF);
-		return;
-	}
-	frame_dgid(m, dgid);
-	rxd_net_output(ep->net, dgid, m, NULL);
 }
 
 unsigned int

@@ -4,10 +4,9 @@
  * A frame received by an engine that does not own its QP, and every
  * ARP/ND/ICMP/IGMP and multicast frame received by an engine other than
  * the port's first, goes to the right engine through a single-producer
- * single-consumer rte_ring per ordered engine pair, in bursts.  The same
- * rings carry frames an engine could not address itself (its peer's MAC
- * not known yet) to the port's first engine, which owns the neighbour
- * table: those entries are tagged in their pointer's low bit.
+ * single-consumer rte_ring per ordered engine pair, in bursts.  Only
+ * received frames travel them: an engine sends its QPs' frames itself
+ * (rxd_tx_addr.h).
  */
 #ifndef RXD_HANDOFF_H
 #define RXD_HANDOFF_H
@@ -18,7 +17,6 @@
 #include <rte_ring.h>
 
 #include "rxd_config.h"
-#include "rxd_net_hint.h"
 #include "rxd_wire.h"
 
 #define RXD_HANDOFF_BURST 32
@@ -55,16 +53,6 @@ void rxd_handoff_fini(struct rxd_engine *e);
 /** Hand a received frame to engine to (from the binding that got it). */
 void rxd_handoff_rx(struct rxd_engine_port *ep, struct rxd_engine *to,
 		    struct rte_mbuf *m);
-
-/**
- * Send a QP's frame from a binding that is not its port's first: on its
- * lane with the MAC its hint or the shared neighbour table knows, else
- * through the port's first engine, which resolves it (and sends it on
- * its lane 0).
- */
-void rxd_handoff_output(struct rxd_engine_port *ep, uint16_t lane,
-			const uint8_t dgid[RXD_GID_LEN],
-			struct rxd_net_hint *hint, struct rte_mbuf *m);
 
 /** Pass the bursts filled so far to their rings. @return frames passed. */
 unsigned int rxd_handoff_flush(struct rxd_engine *e);

@@ -56,66 +56,21 @@ rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now)
 	}
 }
 
-/* Frames of a QP leave on their lane through lib/net, which fills in
- * the MAC. */
+/* A QP's frames leave addressed, in order, on their lane. */
 static void
 qp_send(void *ctx, const struct rxd_qp_core *qp, const struct rxd_pkt *pkt,
 	struct rxd_net_hint *hint, struct rte_mbuf *m)
 {
 	struct rxd_engine_port *ep = ctx;
-	uint16_t lane = rxd_tx_lane_of(ep, qp, pkt->dqpn);
 
-	if (ep->first != ep) {
-		rxd_handoff_output(ep, lane, pkt->dgid, hint, m);
-		return;
-	}
-	ep->out_frame = m;
-	ep->out_lane = lane;
-	rxd_net_output(ep->net, pkt->dgid, m, hint);
-	ep->out_frame = NULL;
+	rxd_tx_addr_send(ep, rxd_tx_lane_of(ep, qp, pkt->dqpn), pkt->dgid,
+			 hint, m);
 }
 
-struct resolve_arg {
-	struct rxd_net_port *net;
-	uint8_t dgid[RXD_GID_LEN];
-};
-
-/* Start resolving on the port's first engine (posted: frees its arg). */
-static int
-resolve_cmd(struct rxd_engine *e, void *arg)
-{
-	struct resolve_arg *a = arg;
-	struct rte_ether_addr mac;
-
-	(void)e;
-	rxd_net_resolve(a->net, a->dgid, &mac);
-	free(a);
-	return 0;
-}
-
-/*
- * The neighbour table is the port's first engine's: another engine asks
- * it without waiting (two engines first on one port each would otherwise
- * wait on each other).
- */
 static void
 qp_resolve(void *ctx, const uint8_t dgid[RXD_GID_LEN])
 {
-	struct rxd_engine_port *ep = ctx;
-	struct rte_ether_addr mac;
-	struct resolve_arg *a;
-
-	if (ep->first == ep) {
-		rxd_net_resolve(ep->net, dgid, &mac);
-		return;
-	}
-	a = malloc(sizeof(*a));
-	if (a == NULL)
-		return;      /* the first frame is resolved on its way out */
-	a->net = ep->net;
-	memcpy(a->dgid, dgid, RXD_GID_LEN);
-	if (rxd_engine_post(ep->first->engine, resolve_cmd, a) != 0)
-		free(a);
+	rxd_tx_addr_resolve(ctx, dgid);
 }
 
 static int

@@ -35,6 +35,16 @@ add_roce(struct rxd_port_counters *c, const struct rxd_roce_stats *r)
 		c->wire_err[i] += r->wire_err[i];
 }
 
+/* A binding's receive counters, and its QP frames that waited for their
+ * next hop (those dropped join lib/net's held_dropped). */
+static void
+add_binding(struct rxd_port_counters *c, const struct rxd_engine_port *ep)
+{
+	add_roce(c, &ep->roce);
+	c->tx_waited += ep->addr_stats.waited;
+	c->held_dropped += ep->addr_stats.dropped;
+}
+
 static void
 add_net(struct rxd_port_counters *c, const struct rxd_net_stats *s)
 {
@@ -58,7 +68,7 @@ add_net(struct rxd_port_counters *c, const struct rxd_net_stats *s)
 	c->reply_failed = s->reply_failed;
 	c->malformed = s->malformed;
 	c->resolve_failed = s->resolve_failed;
-	c->held_dropped = s->held_dropped;
+	c->held_dropped += s->held_dropped;
 	c->no_route = s->no_route;
 	c->igmp_rx = s->igmp_rx;
 	c->mld_rx = s->mld_rx;
@@ -110,7 +120,7 @@ counters_cmd(struct rxd_engine *e, void *arg)
 	for (k = 0; k < rxd_stk.n_engines; k++)
 		for (i = 0; i < rxd_stk.engines[k].n_ports; i++)
 			if (rxd_stk.engines[k].ports[i].port == p)
-				add_roce(c, &rxd_stk.engines[k].ports[i].roce);
+				add_binding(c, &rxd_stk.engines[k].ports[i]);
 	add_net(c, &rxd_stk.net[a->port].stats);
 	add_faults(c, p);
 	c->mbufs_in_use = rte_mempool_in_use_count(p->pool);
@@ -149,15 +159,15 @@ qp_stats_cmd(struct rxd_engine *e, void *arg)
 int
 rxd_qp_stats(unsigned int port, uint32_t qpn, struct rxd_qp_stats *s)
 {
-	struct rxd_engine *e = rxd_stack_engine_of(port);
 	struct qp_stats_arg a = { .s = s };
 
-	if (e == NULL)
+	if (rxd_stack_engine_of(port) == NULL)
 		return -1;
 	a.qp = rxd_qp_lookup(port, qpn);
 	if (a.qp == NULL)
 		return rxd_stack_fail(ENOENT, "port %u has no QP %u", port, qpn);
-	return rxd_engine_call(e, qp_stats_cmd, &a);
+	/* on the QP's own engine: its counters change only there */
+	return rxd_engine_call(a.qp->engine, qp_stats_cmd, &a);
 }
 
 const char *

@@ -46,7 +46,7 @@ static const struct field port_fields[] = {
 	PORT_U64(engine), PORT_U64(rx_queues), PORT_U64(tx_queues),
 	PORT_U64(qps), PORT_CNT(rx_pkts), PORT_CNT(rx_bytes),
 	PORT_CNT(tx_pkts), PORT_CNT(tx_bytes), PORT_CNT(tx_full),
-	PORT_CNT(burst_faults),
+	PORT_CNT(burst_faults), PORT_CNT(tx_waited),
 	PORT_CNT(roce_rx), PORT_CNT(roce_not_local), PORT_CNT(roce_unknown_qp),
 	PORT_CNT(roce_bad_peer), PORT_CNT(roce_bad_cnp), PORT_CNT(qkey_viol), PORT_CNT(other_dropped),
 	PORT_U64(wire_err_total), PORT_CNT(arp_rx), PORT_CNT(arp_tx),

@@ -227,7 +227,9 @@ int rxd_net_resolve(struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
  * The MAC of the next hop to dgid if already known, changing nothing: for
  * the other engines of a port, which share its tables read-only.
  *
- * @return 0 with mac set, -EAGAIN when not known (yet).
+ * @return 0 with mac set, -EAGAIN when not known (yet), -EHOSTUNREACH
+ * when dgid has no route or its resolution failed lately (as
+ * rxd_net_resolve() says).
  */
 int rxd_net_peek(const struct rxd_net_port *np,
 		 const uint8_t dgid[RXD_GID_LEN], struct rte_ether_addr *mac);

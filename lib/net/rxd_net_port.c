@@ -255,7 +255,12 @@ rxd_net_peek(const struct rxd_net_port *np, const uint8_t dgid[RXD_GID_LEN],
 	}
 	if (eui64_mac(dgid, mac))
 		return 0;
-	n = hop == NULL ? NULL : rxd_neigh_peek(np, hop);
+	if (hop == NULL)
+		return -EHOSTUNREACH;
+	n = rxd_neigh_peek(np, hop);
+	if (n != NULL && n->state == RXD_NEIGH_FAILED &&
+	    rte_rdtsc() < n->deadline)
+		return -EHOSTUNREACH;
 	if (n == NULL || (n->state != RXD_NEIGH_REACHABLE &&
 			  n->state != RXD_NEIGH_PROBE))
 		return -EAGAIN;

@@ -210,29 +210,6 @@ wait_active(struct ibv_device **list)
 	}
 }
 
-/*
- * With several engines, each port knows the other's MAC before the QPs
- * connect: a frame an engine other than the port's first cannot address
- * yet goes out through the first engine, and the QP's next frames, sent
- * directly once the MAC is known, can overtake it (a sequence NAK the
- * counting cases do not expect; doc/architecture.md, Several engines).
- */
-static void
-resolve_both(void)
-{
-	uint8_t gid[16] = { [10] = 0xff, [11] = 0xff, [12] = 10 }, mac[6];
-	const char *v = getenv("RXD_ENGINES_PER_PORT");
-
-	if (v == NULL || atoi(v) < 2)
-		return;
-	gid[15] = 2;
-	cr_assert_eq(rxd_resolve(0, gid, mac, 5000), 0, "%s",
-		     rxd_last_error());
-	gid[15] = 1;
-	cr_assert_eq(rxd_resolve(1, gid, mac, 5000), 0, "%s",
-		     rxd_last_error());
-}
-
 void
 rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 {
@@ -264,7 +241,6 @@ rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 	cr_assert_eq(n, 2);
 	if (memif)
 		wait_active(list);
-	resolve_both();
 	open_end(&p->a, list[0], o);
 	open_end(&p->b, list[1], o);
 	ibv_free_device_list(list);
