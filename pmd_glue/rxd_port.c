@@ -18,6 +18,7 @@
 #include <rte_log.h>
 #include <rte_ring.h>
 
+#include "rxd_driver.h"
 #include "rxd_intr_thread.h"
 #include "rxd_port.h"
 #include "rxd_port_guard.h"
@@ -153,27 +154,6 @@ setup_queues(struct rxd_port *p, const struct rte_eth_dev_info *info,
 	return rc;
 }
 
-/*
- * Drivers whose data path carries frames longer than the max_rx_pktlen
- * they report, up to a length one of their devargs sets, less what the
- * driver keeps of it.  memif (DPDK 22.11) reports 1518 yet copies a frame
- * of up to bsize bytes into one descriptor; a longer frame is split over
- * a chain of descriptors, which 22.11 loses under load, so bsize is the
- * real limit.  af_packet reports 1518 too; the kernel writes a received
- * frame 66 bytes into a ring frame of framesz bytes (after the tpacket
- * header) and cuts what does not fit.
- */
-static const struct {
-	const char *driver;
-	const char *devarg;
-	uint32_t dflt;
-	uint32_t kept;
-	bool mbuf_sized;   /* its receive queues want mbufs of that size */
-} frame_limit_table[] = {
-	{ "net_memif", "bsize", 2048, 0, false },
-	{ "net_af_packet", "framesz", 2048, 66, true },
-};
-
 /* The largest MTU the device accepts, as rte_eth_dev_configure() checks. */
 static uint32_t
 device_max_mtu(const struct rte_eth_dev_info *info)
@@ -212,48 +192,38 @@ devarg_u32(const struct rte_eth_dev_info *info, const char *key,
 	return n;
 }
 
-/*
- * The frame_limit_table row of the port's driver, or -1; *frame is what
- * its devarg says.
- */
-static int
-frame_limit_row(const struct rte_eth_dev_info *info, uint32_t *frame)
+/* What the frame devarg of the port's driver says, or 0 (none). */
+static uint32_t
+devarg_frame(const struct rte_eth_dev_info *info,
+	     const struct rxd_driver_traits *t)
 {
-	size_t i;
-
-	for (i = 0; i < RTE_DIM(frame_limit_table); i++) {
-		if (strcmp(info->driver_name, frame_limit_table[i].driver))
-			continue;
-		*frame = devarg_u32(info, frame_limit_table[i].devarg,
-				    frame_limit_table[i].dflt);
-		return (int)i;
-	}
-	return -1;
+	return t->frame_devarg == NULL ? 0 :
+		devarg_u32(info, t->frame_devarg, t->frame_dflt);
 }
 
 /*
  * The largest MTU rxd may use on the port: the device's, or for a driver
- * of frame_limit_table what its devarg lets through.  *hint names the
- * devarg for an error message ("" when none).
+ * with a frame devarg what it lets through.  *hint names the devarg for
+ * an error message ("" when none).
  */
 static uint32_t
 data_path_max_mtu(const struct rte_eth_dev_info *info, char *hint,
 		  size_t len)
 {
-	uint32_t frame = 0;
-	int row = frame_limit_row(info, &frame);
+	const struct rxd_driver_traits *t =
+		rxd_driver_traits(info->driver_name);
+	uint32_t frame = devarg_frame(info, t);
 
 	hint[0] = '\0';
-	if (row < 0)
+	if (t->frame_devarg == NULL)
 		return device_max_mtu(info);
-	if (frame_limit_table[row].kept != 0)
+	if (t->frame_kept != 0)
 		snprintf(hint, len, " (frames of at most %s=%u bytes, less %u)",
-			 frame_limit_table[row].devarg, frame,
-			 frame_limit_table[row].kept);
+			 t->frame_devarg, frame, t->frame_kept);
 	else
 		snprintf(hint, len, " (frames of at most %s=%u bytes)",
-			 frame_limit_table[row].devarg, frame);
-	frame -= RTE_MIN(frame, frame_limit_table[row].kept);
+			 t->frame_devarg, frame);
+	frame -= RTE_MIN(frame, t->frame_kept);
 	return RTE_MAX(frame, (uint32_t)PORT_FRAME_HDRS) -
 		(uint32_t)PORT_FRAME_HDRS;
 }
@@ -270,11 +240,11 @@ size_port(struct rxd_port *p, const struct rte_eth_dev_info *info,
 		.nb_txq = p->nb_txq, .mbufs = mbufs, .cache = PORT_POOL_CACHE,
 		.lcores = rte_lcore_count(),
 	};
-	uint32_t frame = 0;
-	int row = frame_limit_row(info, &frame);
+	const struct rxd_driver_traits *t =
+		rxd_driver_traits(info->driver_name);
 
-	if (row >= 0 && frame_limit_table[row].mbuf_sized)
-		want.min_frame = frame;
+	if (t->frame_mbuf_sized)
+		want.min_frame = devarg_frame(info, t);
 	if (rxd_port_size(info, &want, size, err, errlen) == 0)
 		return 0;
 	snprintf(err + strlen(err), errlen - strlen(err), " on port %u (%s)",
@@ -327,33 +297,6 @@ set_mtu(struct rxd_port *p, const struct rte_eth_dev_info *info,
 			"device (the most it reports)%s\n", p->port_id,
 			p->driver, conf->mtu, dev_max, hint);
 	return 0;
-}
-
-/*
- * Drivers whose burst functions may run only while the link is up.
- * memif (DPDK 22.11) computes a queue's ring address from its region
- * before it checks that the link is connected: a burst that starts while
- * the link comes up can read the region's address before the connection
- * maps it, find the link connected a moment later and use the stale
- * address (a SEGV at 0xc184, ring 3's flags from a NULL region, once in
- * four ASan runs of ud-uc-2eng-memif).  The connection sets the link up
- * only after the mapping, so a burst started after the link was read up
- * sees the mapping.  Its disconnect unmaps the regions under a burst
- * that is already running: those bursts are guarded (guard_bursts()).
- */
-static const char *const burst_needs_link_drivers[] = {
-	"net_memif",
-};
-
-static bool
-burst_needs_link(const char *driver)
-{
-	size_t i;
-
-	for (i = 0; i < RTE_DIM(burst_needs_link_drivers); i++)
-		if (strcmp(driver, burst_needs_link_drivers[i]) == 0)
-			return true;
-	return false;
 }
 
 /* Queues to use: as configured, at least 1, at most what both allow. */
@@ -444,7 +387,7 @@ read_device(struct rxd_port *p, const struct rxd_conf_port *conf,
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info->driver_name);
 	rxd_port_redial_setup(p, info->device);
-	p->burst_needs_link = burst_needs_link(p->driver);
+	p->burst_needs_link = rxd_driver_traits(p->driver)->burst_needs_link;
 	guard_bursts(p);
 	if (rxd_steer_init(&p->steer, info, n, queues(UINT16_MAX,
 			   RTE_MIN(info->max_rx_queues, info->max_tx_queues)),

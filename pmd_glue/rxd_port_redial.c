@@ -22,6 +22,7 @@
 #include <rte_ethdev.h>
 #include <rte_kvargs.h>
 
+#include "rxd_driver.h"
 #include "rxd_port.h"
 
 #define REDIAL_MS 1000
@@ -46,7 +47,7 @@ rxd_port_redial_setup(struct rxd_port *p, const struct rte_device *dev)
 	char role[16], abstract[8];
 
 	p->redial = false;
-	if (strcmp(p->driver, "net_memif") != 0)
+	if (!rxd_driver_traits(p->driver)->redial)
 		return;
 	if (da != NULL && da->args != NULL)
 		kv = rte_kvargs_parse(da->args, NULL);

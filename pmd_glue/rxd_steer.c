@@ -9,6 +9,7 @@
 
 #include <rte_log.h>
 
+#include "rxd_driver.h"
 #include "rxd_steer.h"
 #include "rxd_steer_flow.h"
 
@@ -24,29 +25,6 @@ static const char *const mode_names[] = {
 	[RXD_STEER_RETA] = "reta",
 	[RXD_STEER_FLOW] = "flow",
 	[RXD_STEER_LANES] = "lanes",
-};
-
-/*
- * Drivers whose transmit queue q is the peer's receive queue q: memif's
- * ring pair q, and the rings of rxd_port_ring_pair() (rte_eth_from_rings).
- */
-static const char *const lane_drivers[] = {
-	"net_memif",
-	"net_ring",
-};
-
-/*
- * Drivers whose RSS is the Toeplitz hash over the standard input (source
- * and destination address, then ports) with a 40-byte key rxd can set:
- * only there can software tell the RETA entry of a flow.  DPDK 22.11
- * does not report the hash function of a device.
- */
-static const char *const toeplitz_drivers[] = {
-	"net_virtio",      /* the virtio specification's RSS */
-	"net_ixgbe",
-	"net_e1000_igb",
-	"net_mlx5",
-	"net_vmxnet3",
 };
 
 const char *
@@ -76,17 +54,6 @@ read_env(struct rxd_steer *s, char *err, size_t errlen)
 }
 
 static bool
-listed(const char *name, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(name, list[i]) == 0)
-			return true;
-	return false;
-}
-
-static bool
 may_use(const struct rxd_steer *s, enum rxd_steer_mode mode)
 {
 	return s->automatic || s->want == mode;
@@ -102,7 +69,7 @@ rxd_steer_init(struct rxd_steer *s, const struct rte_eth_dev_info *info,
 	if (read_env(s, err, errlen) != 0)
 		return -1;
 	if (n > 1 && may_use(s, RXD_STEER_LANES) &&
-	    listed(info->driver_name, lane_drivers, RTE_DIM(lane_drivers)) &&
+	    rxd_driver_traits(info->driver_name)->lanes &&
 	    (uint32_t)n * n <= max_queues)
 		s->lanes = n;
 	return 0;
@@ -115,8 +82,7 @@ rxd_steer_configure(struct rxd_steer *s,
 {
 	if (!may_use(s, RXD_STEER_RETA) ||
 	    ec->rxmode.mq_mode != RTE_ETH_MQ_RX_RSS ||
-	    !listed(info->driver_name, toeplitz_drivers,
-		    RTE_DIM(toeplitz_drivers)) ||
+	    !rxd_driver_traits(info->driver_name)->toeplitz ||
 	    info->hash_key_size != RXD_STEER_KEY_LEN ||
 	    info->reta_size == 0 || info->reta_size > RXD_STEER_RETA_MAX)
 		return;
