@@ -248,6 +248,16 @@ rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 }
 
 void
+rc_pair_start_2eng(struct rc_pair *p, const struct rc_opts *o,
+		   const char *link)
+{
+	setenv("RXD_PAIR_LINK", link, 1);
+	setenv("RXD_ENGINES_PER_PORT", "2", 1);
+	unsetenv("RXD_STEERING");
+	rc_pair_start(p, o);
+}
+
+void
 rc_pair_stop(struct rc_pair *p)
 {
 	(void)p;

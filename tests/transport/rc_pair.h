@@ -39,6 +39,13 @@ struct rc_opts {
 /** Start EAL and rxd, open both devices, create and connect the QPs. */
 void rc_pair_start(struct rc_pair *p, const struct rc_opts *o);
 
+/**
+ * rc_pair_start() with two engines on each port and the default steering
+ * (lanes on memif and ring), over link "memif" or "ring".
+ */
+void rc_pair_start_2eng(struct rc_pair *p, const struct rc_opts *o,
+			const char *link);
+
 /** Create a QP pair again (after a test moved one to ERR). */
 void rc_pair_connect(struct rc_pair *p, const struct rc_opts *o);
 

@@ -47,15 +47,6 @@ lanes_stop(void)
 
 TestSuite(lanes, .fini = lanes_stop, .timeout = 120);
 
-static void
-start(const char *link)
-{
-	setenv("RXD_PAIR_LINK", link, 1);
-	setenv("RXD_ENGINES_PER_PORT", "2", 1);
-	unsetenv("RXD_STEERING");
-	rc_pair_start(&p, &opts);
-}
-
 /* Pairs whose QPNs differ in parity: a spare QP on b shifts b's QPNs. */
 static void
 connect_pairs(void)
@@ -255,8 +246,7 @@ check_queues(uint16_t port_id)
 static void
 run(const char *link)
 {
-	start(link);   /* both MACs known: no engine needs the first's
-			* resolution for a frame (that would be a hand-off) */
+	rc_pair_start_2eng(&p, &opts, link);
 	connect_pairs();
 	fill_buffers();
 	post_all();

@@ -46,15 +46,6 @@ wait_stop(void)
 TestSuite(tx_wait, .fini = wait_stop, .timeout = 120);
 
 static void
-start(const char *link)
-{
-	setenv("RXD_PAIR_LINK", link, 1);
-	setenv("RXD_ENGINES_PER_PORT", "2", 1);
-	unsetenv("RXD_STEERING");
-	rc_pair_start(&p, &opts);
-}
-
-static void
 cut_rxd0(bool on)
 {
 	struct rxd_conf_fault f = { .cut = on, .drop_opcode = -1 };
@@ -192,7 +183,7 @@ run_share(unsigned int share, size_t base)
 static void
 run(const char *link, unsigned int share)
 {
-	start(link);
+	rc_pair_start_2eng(&p, &opts, link);
 	run_share(share, (size_t)share * SLOT);
 }
 
