@@ -6,8 +6,10 @@
 # client reports its bandwidth line.  LINK memif (the default) joins them
 # with net_memif; afpacket with net_af_packet (qpairs=2) on the two ends
 # of a veth pair, where the kernel's fanout, not rxd, picks each frame's
-# queue, so frames reach the wrong engine and are handed off.  Runs in a
-# network namespace of its own.
+# queue, so frames reach the wrong engine and are handed off.  Each
+# side's engines report at exit (RXD_ENGINE_STATS): every engine took
+# RoCE frames, none lost a hand-off, and over memif (lanes) none handed a
+# frame off.  Runs in a network namespace of its own.
 # Usage: perftest-2eng.sh BUILD_DIR [LINK]
 set -u
 build=$1
@@ -33,7 +35,7 @@ dir=$(mktemp -d /tmp/rxd-pt2eng.XXXXXX)
 # shellcheck source=../lib/compat-env.sh
 . "$here/../lib/compat-env.sh" "$build"
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
-export RXD_LINK_WAIT_MS=50000 RXD_ENGINES_PER_PORT=2
+export RXD_LINK_WAIT_MS=50000 RXD_ENGINES_PER_PORT=2 RXD_ENGINE_STATS=1
 port=$((20000 + $$ % 20000))
 
 eal() { # role prefix
@@ -64,5 +66,22 @@ if [ $s != 0 ] || [ $c != 0 ] || ! grep -Eq '^ *65536 +3200 ' "$dir/c"; then
 	exit 1
 fi
 grep -E '^ *65536 +3200 ' "$dir/c"
-grep -h 'engine' "$dir/s" "$dir/c"
+# each side's last two engine reports (a client that found no server yet
+# reported too, before it was started again)
+for f in s c; do
+	grep -o 'rxd engine [0-9]*: .*' "$dir/$f" | tail -n 2
+done >"$dir/engines"
+cat "$dir/engines"
+# field value of each "rxd engine" line: roce_rx, handoff_sent, ...
+if ! awk -v link="$link" '
+	{ for (i = 1; i < NF; i++) v[$i] = $(i + 1); n++
+	  if (v["roce_rx"] == 0) { print "FAIL: an engine took no RoCE frame: " $0; bad = 1 }
+	  if (v["handoff_dropped"] != 0) { print "FAIL: hand-offs lost: " $0; bad = 1 }
+	  if (link == "memif" && v["handoff_sent"] != 0) {
+		print "FAIL: lanes, yet frames handed off: " $0; bad = 1 }
+	  sent += v["handoff_sent"] }
+	END { if (n != 4) { print "FAIL: " n " engine reports, not 4"; bad = 1 }
+	      print "hand-offs: " sent; exit bad }' "$dir/engines"; then
+	exit 1
+fi
 echo "ib_write_bw -q 16, two engines a side over $link: ok"
