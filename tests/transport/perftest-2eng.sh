@@ -8,8 +8,9 @@
 # of a veth pair, where the kernel's fanout, not rxd, picks each frame's
 # queue, so frames reach the wrong engine and are handed off.  Each
 # side's engines report at exit (RXD_ENGINE_STATS): every engine took
-# RoCE frames, none lost a hand-off, and over memif (lanes) none handed a
-# frame off.  Runs in a network namespace of its own.
+# RoCE frames, and over memif (lanes) none handed a frame off.  (Over
+# af_packet a slow owner's full ring drops hand-offs, which RC resends:
+# counted, not asserted.)  Runs in a network namespace of its own.
 # Usage: perftest-2eng.sh BUILD_DIR [LINK]
 set -u
 build=$1
@@ -76,12 +77,12 @@ cat "$dir/engines"
 if ! awk -v link="$link" '
 	{ for (i = 1; i < NF; i++) v[$i] = $(i + 1); n++
 	  if (v["roce_rx"] == 0) { print "FAIL: an engine took no RoCE frame: " $0; bad = 1 }
-	  if (v["handoff_dropped"] != 0) { print "FAIL: hand-offs lost: " $0; bad = 1 }
 	  if (link == "memif" && v["handoff_sent"] != 0) {
 		print "FAIL: lanes, yet frames handed off: " $0; bad = 1 }
-	  sent += v["handoff_sent"] }
+	  sent += v["handoff_sent"]; dropped += v["handoff_dropped"] }
 	END { if (n != 4) { print "FAIL: " n " engine reports, not 4"; bad = 1 }
-	      print "hand-offs: " sent; exit bad }' "$dir/engines"; then
+	      print "hand-offs: " sent ", dropped (ring full) " dropped
+	      exit bad }' "$dir/engines"; then
 	exit 1
 fi
 echo "ib_write_bw -q 16, two engines a side over $link: ok"
