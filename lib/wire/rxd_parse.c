@@ -262,8 +262,6 @@ parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
 	uint32_t off = pkt->l4_off - pkt->l3_off + RXD_UDP_HLEN;
 	const uint8_t *bth = ip + off;
 	const struct rxd_opcode_info *op;
-	uint32_t rest, with_pad;
-	enum rxd_wire_err err;
 
 	if (ip_len < off + RXD_BTH_LEN + RXD_ICRC_LEN)
 		return RXD_WIRE_TRUNCATED;
@@ -275,10 +273,21 @@ parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
 	if (op->name == NULL)
 		return RXD_WIRE_OPCODE;
 	pkt->op = op;
-	rest = ip_len - off - RXD_BTH_LEN - RXD_ICRC_LEN;
+	return rxd_wire_parse_after_bth(ip, ip_len, pkt, flags);
+}
+
+enum rxd_wire_err
+rxd_wire_parse_after_bth(const uint8_t *ip, uint32_t ip_len,
+			 struct rxd_pkt *pkt, unsigned int flags)
+{
+	const struct rxd_opcode_info *op = pkt->op;
+	uint32_t off = pkt->bth_off - pkt->l3_off + RXD_BTH_LEN;
+	uint32_t rest = ip_len - off - RXD_ICRC_LEN, with_pad;
+	enum rxd_wire_err err;
+
 	if (rest < op->hdr_len)
 		return RXD_WIRE_HDR_MISSING;
-	rxd_exthdr_get(pkt, bth + RXD_BTH_LEN);
+	rxd_exthdr_get(pkt, ip + off);
 	with_pad = rest - op->hdr_len;
 	pkt->payload_off = (uint16_t)(pkt->bth_off + RXD_BTH_LEN + op->hdr_len);
 	pkt->payload_len = with_pad >= pkt->padcnt ? with_pad - pkt->padcnt : 0;
