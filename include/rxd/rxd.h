@@ -217,7 +217,8 @@ struct rxd_port_counters {
 				    *   the link was down: a memif peer
 				    *   unmapped the rings mid-burst */
 	uint64_t roce_rx_fast;     /**< of roce_rx: the next MIDDLE/LAST of
-				    *   an RC message, taken without the
+				    *   an RC message, a SEND/WRITE ONLY or
+				    *   a plain ACK, taken without the
 				    *   full parse (receive fast path) */
 };
 

@@ -84,6 +84,7 @@ struct rxd_rc {
 	uint32_t ack_psn;
 	uint8_t in_msg;            /**< 0, or RXD_OPF_SEND/WRITE of the message */
 	struct rxd_rx_tmpl rxt;    /**< the peer's requests (fast path) */
+	struct rxd_rx_tmpl ackt;   /**< the peer's responses (fast path) */
 	bool have_rwqe;
 	struct rxd_recv_wqe rwqe;
 	uint32_t rcv_off;
