@@ -24,6 +24,7 @@ struct rxd_swqe {
 	uint32_t sent;             /**< packets sent in this round */
 	uint32_t rcvd;             /**< READ: response packets received */
 	bool done;                 /**< READ/atomic answered */
+	struct rxd_mr_hold src;    /**< one SGE: its entry (serial 0: none) */
 };
 
 /** A responder resource: a READ or atomic kept for duplicates. */
