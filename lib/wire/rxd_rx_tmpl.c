@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "rxd_bytes.h"
+#include "rxd_parse_tail.h"
 #include "rxd_rx_tmpl.h"
 
 #define BTH_SE_PAD 0xb0u     /* BTH byte 1: solicited event, pad count */
@@ -124,12 +125,11 @@ datagram_len(const struct rxd_rx_tmpl *t, const uint8_t *frame, uint32_t len,
 	return ip_len;
 }
 
-/* The opcode is one of the set ops and names a valid RC opcode. */
+/* The opcode is one of the set ops (valid RC opcodes, rxd_rx_tmpl.h). */
 static bool
 op_expected(uint8_t op, uint32_t ops)
 {
-	return op < 32 && (ops >> op & 1) && rxd_opcode_table[op].name &&
-		rxd_opcode_table[op].service == RXD_SVC_RC;
+	return op < 32 && (ops >> op & 1);
 }
 
 bool

@@ -329,21 +329,6 @@ enum rxd_wire_err rxd_wire_parse(const uint8_t *frame, uint32_t len,
 enum rxd_wire_err rxd_wire_parse_ip(const uint8_t *ip, uint32_t len,
 				    struct rxd_pkt *pkt, unsigned int flags);
 
-/**
- * The part of rxd_wire_parse() after the BTH, for a frame whose headers
- * up to the BTH are known good (the receive template, rxd_rx_tmpl.h):
- * extension headers, payload and pad, every length, RETH and AETH check,
- * and the ICRC (checked, or deferred as flags say).  ip is the IP header,
- * ip_len the datagram's length (at least its headers, BTH and ICRC);
- * pkt->l3_off, bth_off, the BTH's fields and op (a valid opcode's row)
- * are set, the extension headers' fields and icrc_deferred zero.
- *
- * @return RXD_WIRE_OK or the reason rxd_wire_parse() would give.
- */
-enum rxd_wire_err rxd_wire_parse_after_bth(const uint8_t *ip, uint32_t ip_len,
-					   struct rxd_pkt *pkt,
-					   unsigned int flags);
-
 /** True if the frame's ICRC (of a parsed RoCE frame pkt) is right. */
 bool rxd_wire_icrc_ok(const uint8_t *frame, const struct rxd_pkt *pkt);
 
