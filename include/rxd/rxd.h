@@ -217,8 +217,10 @@ struct rxd_port_counters {
 				    *   the link was down: a memif peer
 				    *   unmapped the rings mid-burst */
 	uint64_t roce_rx_fast;     /**< of roce_rx: the next MIDDLE/LAST of
-				    *   an RC message, taken without the
-				    *   full parse (receive fast path) */	uint64_t tx_waited;        /**< QP frames that waited for their next
+				    *   an RC message, a SEND/WRITE ONLY or
+				    *   a plain ACK, taken without the
+				    *   full parse (receive fast path) */
+	uint64_t tx_waited;        /**< QP frames that waited for their next
 				    *   hop's MAC (sent in order once it was
 				    *   known, or counted in held_dropped) */
 };

@@ -177,6 +177,7 @@ rxd_transport_modify(struct rxd_qp_core *qp, enum ibv_qp_state from)
 	const struct ibv_qp_attr *a = &qp->attr;
 
 	rc->rxt.armed = false;     /* addresses or state may change */
+	rc->ackt.armed = false;
 	switch (a->qp_state) {
 	case IBV_QPS_RESET:
 	case IBV_QPS_INIT:
@@ -278,6 +279,9 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 			ok = rxd_comp_rx(rc, m, pkt);
 		else
 			ok = rxd_rc_icrc_ok(m, pkt);
+		if (ok && !rc->ackt.armed)
+			rxd_rx_tmpl_learn(&rc->ackt, rte_pktmbuf_mtod(m,
+					  const uint8_t *), pkt);
 	} else {
 		ok = rxd_resp_rx(rc, m, pkt);
 		if (ok && !rc->rxt.armed)
@@ -289,18 +293,39 @@ rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 	return ok;
 }
 
+/* The requests the responder expects next: the MIDDLE or LAST of the
+ * message in progress, or the ONLY of a new one. */
+static uint32_t
+requests_expected(const struct rxd_rc *rc)
+{
+	if (rc->in_msg == RXD_OPF_SEND)
+		return RXD_RX_TMPL_OP(RXD_OP_RC_SEND_MIDDLE) |
+			RXD_RX_TMPL_OP(RXD_OP_RC_SEND_LAST);
+	if (rc->in_msg == RXD_OPF_WRITE)
+		return RXD_RX_TMPL_OP(RXD_OP_RC_WRITE_MIDDLE) |
+			RXD_RX_TMPL_OP(RXD_OP_RC_WRITE_LAST);
+	return RXD_RX_TMPL_OP(RXD_OP_RC_SEND_ONLY) |
+		RXD_RX_TMPL_OP(RXD_OP_RC_SEND_ONLY_IMM) |
+		RXD_RX_TMPL_OP(RXD_OP_RC_WRITE_ONLY) |
+		RXD_RX_TMPL_OP(RXD_OP_RC_WRITE_ONLY_IMM);
+}
+
 bool
 rxd_transport_rx_expected(struct rxd_qp_core *qp, const struct rte_mbuf *m,
 			  unsigned int flags, struct rxd_pkt *pkt)
 {
 	struct rxd_rc *rc = rxd_rc(qp);
-	uint8_t middle = rc->in_msg == RXD_OPF_SEND ? RXD_OP_RC_SEND_MIDDLE :
-		RXD_OP_RC_WRITE_MIDDLE;
+	const uint8_t *frame = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
 
-	return rc->in_msg != 0 &&
-		rxd_rx_tmpl_match(&rc->rxt, rte_pktmbuf_mtod(m, const uint8_t *),
-				  rte_pktmbuf_data_len(m), flags, middle,
-				  rc->epsn, pkt);
+	if (rxd_rx_tmpl_match(&rc->rxt, frame, len, flags,
+			      requests_expected(rc), rc->epsn, 1, pkt))
+		return true;
+	/* a plain ACK of PSNs sent and not acknowledged yet; NAKs, READ
+	 * responses and atomic ACKs take the full path */
+	return rxd_rx_tmpl_match_ack(&rc->ackt, frame, len, flags, rc->acked,
+				     (rc->snd_nxt - rc->acked) & RXD_PSN_MASK,
+				     pkt);
 }
 
 /* Every WQE still in the window fails with a flush error. */

@@ -24,6 +24,7 @@ struct rxd_swqe {
 	uint32_t sent;             /**< packets sent in this round */
 	uint32_t rcvd;             /**< READ: response packets received */
 	bool done;                 /**< READ/atomic answered */
+	struct rxd_mr_hold src;    /**< one SGE: its entry (serial 0: none) */
 };
 
 /** A responder resource: a READ or atomic kept for duplicates. */
@@ -84,6 +85,7 @@ struct rxd_rc {
 	uint32_t ack_psn;
 	uint8_t in_msg;            /**< 0, or RXD_OPF_SEND/WRITE of the message */
 	struct rxd_rx_tmpl rxt;    /**< the peer's requests (fast path) */
+	struct rxd_rx_tmpl ackt;   /**< the peer's responses (fast path) */
 	bool have_rwqe;
 	struct rxd_recv_wqe rwqe;
 	uint32_t rcv_off;

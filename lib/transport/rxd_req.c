@@ -37,15 +37,16 @@ to_send(const struct rxd_swqe *s)
 }
 
 /* Local SGEs must name memory registered in the QP's PD with the right
- * to be used. */
+ * to be used.  A WQE of one SGE holds the entry it found (s->src). */
 static bool
-local_ok(const struct rxd_rc *rc, const struct rxd_swqe *s)
+local_ok(const struct rxd_rc *rc, struct rxd_swqe *s)
 {
 	const struct rxd_send_wqe *w = &s->w;
 	unsigned int need = rxd_swqe_wants_response(s) &&
 		!rxd_swqe_is_placement(s) ? IBV_ACCESS_LOCAL_WRITE : 0;
 	uint8_t i;
 
+	s->src.serial = 0;
 	for (i = 0; i < w->num_sge; i++) {
 		const struct rxd_mr *mr = rxd_mr_find_in(w->sge[i].lkey,
 							 rc->qp->pd);
@@ -55,6 +56,10 @@ local_ok(const struct rxd_rc *rc, const struct rxd_swqe *s)
 		if (mr == NULL || !rxd_mr_allows(mr, w->sge[i].addr,
 				w->sge[i].length, need))
 			return false;
+		if (w->num_sge == 1 && !(w->flags & IBV_SEND_INLINE)) {
+			s->src.serial = mr->serial;
+			s->src.delta = rxd_mr_delta(mr);
+		}
 	}
 	return true;
 }
@@ -195,17 +200,46 @@ position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
 }
 
 /*
+ * Where bytes off..off+len of a one-SGE WQE's payload are, by the entry
+ * local_ok() checked the whole SGE against: while its key still names
+ * that entry (an entry never changes once published, rxd_mr.h), the bytes
+ * are where they were.  NULL: nothing held, or the key names another
+ * entry now (deregistered, re-registered): the caller checks from
+ * scratch.
+ */
+static const void *
+held_source(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
+	    uint32_t len)
+{
+	const struct rxd_mr *mr;
+
+	if (s->src.serial == 0 || off > s->w.sge[0].length ||
+	    s->w.sge[0].length - off < len)
+		return NULL;
+	mr = rxd_mr_find_in(s->w.sge[0].lkey, rc->qp->pd);
+	if (mr == NULL || mr->serial != s->src.serial)
+		return NULL;
+	return (const void *)(uintptr_t)(s->w.sge[0].addr + off +
+					 s->src.delta);
+}
+
+/*
  * Bytes off..off+len of a WQE's payload: *src when they lie in one place
  * (the builder copies them), else gathered into dst here.
  */
 static bool
-payload_of(const struct rxd_rc *rc, const struct rxd_send_wqe *w,
-	   uint32_t off, uint8_t *dst, uint32_t len, const void **src)
+payload_of(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
+	   uint8_t *dst, uint32_t len, const void **src)
 {
+	const struct rxd_send_wqe *w = &s->w;
+
 	if (w->flags & IBV_SEND_INLINE) {
 		*src = w->inline_data + off;
 		return true;
 	}
+	*src = held_source(rc, s, off, len);
+	if (*src != NULL)
+		return true;
 	*src = rxd_rc_sge_span(rc->qp->pd, w->sge, w->num_sge, off, len, 0);
 	return *src != NULL || rxd_rc_copy_sges(rc->qp->pd, w->sge, w->num_sge,
 						off, dst, len, false);
@@ -276,7 +310,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	}
 	if (m == NULL)
 		return false;        /* no mbuf: try again on the next pass */
-	if (len && !payload_of(rc, w, off, payload, len, &src)) {
+	if (len && !payload_of(rc, s, off, payload, len, &src)) {
 		rte_pktmbuf_free(m);
 		rxd_comp_error_at(rc, rc->cur, IBV_WC_LOC_PROT_ERR);
 		return false;

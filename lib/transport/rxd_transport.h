@@ -91,13 +91,17 @@ bool rxd_transport_rx(struct rxd_qp_core *qp, struct rte_mbuf *m,
 
 /**
  * The receive fast path: true if the frame (one segment, parse flags as
- * for rxd_wire_parse()) is the next MIDDLE or LAST of the RC message in
- * progress from the QP's peer, every fixed header byte as in the frame
- * the QP learnt its receive template from (rxd_rx_tmpl.h); then pkt is
- * what rxd_wire_parse() would have made of it, and rxd_transport_rx()
- * takes it as the full path would (the engine's address checks passed
- * for the learnt frame hold for it).  False: m untouched, the full path.
- * The template is learnt from an RC request the full path accepted and
+ * for rxd_wire_parse()) is one the RC QP expects from its peer: at the
+ * expected PSN the next MIDDLE or LAST of the message in progress, or a
+ * SEND or WRITE ONLY (with or without immediate data); or a plain ACK of
+ * a PSN sent and not acknowledged yet; every fixed header byte as in the
+ * frame the QP learnt its receive template from (rxd_rx_tmpl.h).  Then
+ * pkt is what rxd_wire_parse() would have made of it, and
+ * rxd_transport_rx() takes it as the full path would (the engine's
+ * address checks passed for the learnt frame hold for it; the RETH's
+ * rkey, address and length are checked there as for any WRITE).  False:
+ * m untouched, the full path.  The templates are learnt from an RC
+ * request (responses: from a response) the full path accepted and
  * forgotten at every modify.
  */
 bool rxd_transport_rx_expected(struct rxd_qp_core *qp,

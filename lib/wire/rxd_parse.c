@@ -5,9 +5,8 @@
  * length is checked before the bytes it covers are read.
  */
 #include "rxd_bytes.h"
-#include "rxd_exthdr.h"
 #include "rxd_icrc.h"
-#include "rxd_wire.h"
+#include "rxd_parse_tail.h"
 
 #define IPPROTO_ICMP4 1
 #define IPPROTO_UDP4 17
@@ -161,67 +160,6 @@ parse_l3(const uint8_t *ip, uint32_t len, struct rxd_pkt *pkt,
 	}
 }
 
-static enum rxd_wire_err
-check_aeth(const struct rxd_pkt *pkt)
-{
-	uint8_t type = rxd_aeth_type(pkt->aeth_syndrome);
-
-	if (pkt->aeth_syndrome & 0x80 || type == RXD_AETH_RESERVED)
-		return RXD_WIRE_AETH;
-	if (type == RXD_AETH_NAK &&
-	    rxd_aeth_code(pkt->aeth_syndrome) > RXD_NAK_INVALID_RD)
-		return RXD_WIRE_AETH;
-	/* NAKs travel in ACKNOWLEDGE packets only. */
-	if (type != RXD_AETH_ACK && !(pkt->op->flags & RXD_OPF_ACK))
-		return RXD_WIRE_AETH;
-	return RXD_WIRE_OK;
-}
-
-static bool
-is_pmtu(uint32_t len)
-{
-	return len >= 256 && len <= RXD_MAX_PMTU && (len & (len - 1)) == 0;
-}
-
-static enum rxd_wire_err
-check_length(const struct rxd_pkt *pkt, uint32_t with_pad)
-{
-	uint32_t f = pkt->op->flags;
-
-	if (pkt->padcnt > with_pad || (with_pad & 3))
-		return RXD_WIRE_PAD;
-	if (!(f & RXD_OPF_PAYLOAD))
-		return with_pad ? RXD_WIRE_LENGTH : RXD_WIRE_OK;
-	if (!(f & RXD_OPF_LAST)) {
-		if (pkt->padcnt)
-			return RXD_WIRE_PAD;
-		return is_pmtu(pkt->payload_len) ? RXD_WIRE_OK :
-			RXD_WIRE_LENGTH;
-	}
-	if (pkt->payload_len > RXD_MAX_PMTU)
-		return RXD_WIRE_LENGTH;
-	if ((f & RXD_OPF_ATOMIC_WRITE) &&
-	    pkt->payload_len != RXD_ATOMIC_WRITE_LEN)
-		return RXD_WIRE_LENGTH;
-	if (pkt->op->hdrs & RXD_HDR_RETH) {
-		if (pkt->reth_len > 0x80000000u)
-			return RXD_WIRE_LENGTH;
-		if ((f & RXD_OPF_FIRST) && pkt->reth_len != pkt->payload_len)
-			return RXD_WIRE_LENGTH;
-	}
-	return RXD_WIRE_OK;
-}
-
-static enum rxd_wire_err
-check_first_reth(const struct rxd_pkt *pkt)
-{
-	if ((pkt->op->hdrs & RXD_HDR_RETH) && (pkt->op->flags & RXD_OPF_WRITE) &&
-	    !(pkt->op->flags & RXD_OPF_LAST) &&
-	    (pkt->reth_len <= pkt->payload_len || pkt->reth_len > 0x80000000u))
-		return RXD_WIRE_LENGTH;
-	return RXD_WIRE_OK;
-}
-
 static void
 parse_bth(const uint8_t *bth, struct rxd_pkt *pkt)
 {
@@ -238,22 +176,6 @@ parse_bth(const uint8_t *bth, struct rxd_pkt *pkt)
 	pkt->psn = rxd_get24(bth + 9);
 }
 
-/*
- * The opcodes whose ICRC check RXD_PARSE_DEFER_ICRC leaves to the
- * transport: the MIDDLE and LAST of an RC SEND, WRITE (neither with
- * immediate data or an rkey to invalidate) or READ response, whose place
- * in memory follows from the QP's state, not from the frame.
- */
-static bool
-placed_early(const struct rxd_opcode_info *op)
-{
-	uint16_t f = op->flags & (RXD_OPF_SEND | RXD_OPF_WRITE | RXD_OPF_READ |
-				  RXD_OPF_FIRST | RXD_OPF_IMM | RXD_OPF_INV);
-
-	return op->service == RXD_SVC_RC && (op->flags & RXD_OPF_PAYLOAD) &&
-		(f == RXD_OPF_SEND || f == RXD_OPF_WRITE || f == RXD_OPF_READ);
-}
-
 /* ip_len counts the IP datagram: header, UDP, BTH ... ICRC. */
 static enum rxd_wire_err
 parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
@@ -262,8 +184,6 @@ parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
 	uint32_t off = pkt->l4_off - pkt->l3_off + RXD_UDP_HLEN;
 	const uint8_t *bth = ip + off;
 	const struct rxd_opcode_info *op;
-	uint32_t rest, with_pad;
-	enum rxd_wire_err err;
 
 	if (ip_len < off + RXD_BTH_LEN + RXD_ICRC_LEN)
 		return RXD_WIRE_TRUNCATED;
@@ -275,32 +195,7 @@ parse_roce(const uint8_t *ip, uint32_t ip_len, struct rxd_pkt *pkt,
 	if (op->name == NULL)
 		return RXD_WIRE_OPCODE;
 	pkt->op = op;
-	rest = ip_len - off - RXD_BTH_LEN - RXD_ICRC_LEN;
-	if (rest < op->hdr_len)
-		return RXD_WIRE_HDR_MISSING;
-	rxd_exthdr_get(pkt, bth + RXD_BTH_LEN);
-	with_pad = rest - op->hdr_len;
-	pkt->payload_off = (uint16_t)(pkt->bth_off + RXD_BTH_LEN + op->hdr_len);
-	pkt->payload_len = with_pad >= pkt->padcnt ? with_pad - pkt->padcnt : 0;
-	pkt->frame_len = pkt->l3_off + ip_len;
-	pkt->icrc = (uint32_t)ip[ip_len - 4] | (uint32_t)ip[ip_len - 3] << 8 |
-		(uint32_t)ip[ip_len - 2] << 16 | (uint32_t)ip[ip_len - 1] << 24;
-	err = check_length(pkt, with_pad);
-	if (err == RXD_WIRE_OK)
-		err = check_first_reth(pkt);
-	if (err == RXD_WIRE_OK && (op->hdrs & RXD_HDR_AETH))
-		err = check_aeth(pkt);
-	if (err != RXD_WIRE_OK)
-		return err;
-	if (flags & RXD_PARSE_NO_ICRC)
-		return RXD_WIRE_OK;
-	if ((flags & RXD_PARSE_DEFER_ICRC) && placed_early(op)) {
-		pkt->icrc_deferred = true;
-		return RXD_WIRE_OK;
-	}
-	if (rxd_icrc_compute(ip, ip_len - RXD_ICRC_LEN) != pkt->icrc)
-		return RXD_WIRE_ICRC;
-	return RXD_WIRE_OK;
+	return rxd_wire_parse_after_bth(ip, ip_len, pkt, flags);
 }
 
 bool

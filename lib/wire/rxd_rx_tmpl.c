@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The receive template (rxd_rx_tmpl.h): learnt from an accepted frame,
- * matched against the frames that continue the connection's message.
- * Every check the match makes stands for one of rxd_wire_parse(): the
+ * matched against the frames the connection expects next.  Every check
+ * the match makes up to the BTH stands for one of rxd_wire_parse(): the
  * fixed bytes for the addresses, ports, VLAN, QPN, P_Key, TVer and the
- * reserved bits (all accepted once), the rest for the lengths, the pad,
- * the IPv4 header checksum and the opcode.
+ * reserved bits (all accepted once), the rest for the IP and UDP lengths
+ * and the IPv4 header checksum; after the BTH it runs the parser's own
+ * checks (rxd_wire_parse_after_bth()).
  */
 #include <stddef.h>
 
 #include "rxd_bytes.h"
+#include "rxd_parse_tail.h"
 #include "rxd_rx_tmpl.h"
 
 #define BTH_SE_PAD 0xb0u     /* BTH byte 1: solicited event, pad count */
@@ -123,52 +125,55 @@ datagram_len(const struct rxd_rx_tmpl *t, const uint8_t *frame, uint32_t len,
 	return ip_len;
 }
 
-/* A MIDDLE carries one path MTU (a power of two) and no pad; a LAST at
- * most RXD_MAX_PMTU bytes; the pad never exceeds the bytes. */
+/* The opcode is one of the set ops (valid RC opcodes, rxd_rx_tmpl.h). */
 static bool
-length_ok(bool middle, uint32_t with_pad, uint32_t pad)
+op_expected(uint8_t op, uint32_t ops)
 {
-	if (pad > with_pad || (with_pad & 3))
-		return false;
-	if (!middle)
-		return with_pad - pad <= RXD_MAX_PMTU;
-	return pad == 0 && with_pad >= 256 && with_pad <= RXD_MAX_PMTU &&
-		(with_pad & (with_pad - 1)) == 0;
+	return op < 32 && (ops >> op & 1);
 }
 
 bool
 rxd_rx_tmpl_match(const struct rxd_rx_tmpl *t, const uint8_t *frame,
-		  uint32_t len, unsigned int flags, uint8_t middle_op,
-		  uint32_t psn, struct rxd_pkt *pkt)
+		  uint32_t len, unsigned int flags, uint32_t ops,
+		  uint32_t psn, uint32_t n_psn, struct rxd_pkt *pkt)
 {
 	const struct rxd_pkt *k = &t->pkt;
 	const uint8_t *bth = frame + k->bth_off;
-	uint32_t ip_len, with_pad, pad = (bth[1] >> 4) & 3;
+	uint32_t ip_len;
 
 	if (!t->armed || len < t->len + (uint32_t)RXD_ICRC_LEN ||
-	    !fixed_bytes_match(t, frame) ||
-	    (bth[0] != middle_op && bth[0] != middle_op + 1) ||
-	    rxd_get24(bth + 9) != psn)
+	    !op_expected(bth[0], ops) ||
+	    ((rxd_get24(bth + 9) - psn) & RXD_PSN_MASK) >= n_psn ||
+	    !fixed_bytes_match(t, frame))
 		return false;
 	ip_len = datagram_len(t, frame, len, flags);
-	with_pad = ip_len - (k->bth_off - k->l3_off) - RXD_BTH_LEN -
-		RXD_ICRC_LEN;
-	if (ip_len == 0 || !length_ok(bth[0] == middle_op, with_pad, pad))
+	if (ip_len == 0)
 		return false;
 	*pkt = *k;
 	pkt->opcode = bth[0];
 	pkt->op = &rxd_opcode_table[bth[0]];
 	pkt->se = bth[1] & 0x80;
-	pkt->padcnt = (uint8_t)pad;
+	pkt->padcnt = (bth[1] >> 4) & 3;
 	pkt->ackreq = bth[8] & BTH_ACKREQ;
-	pkt->psn = psn;
+	pkt->psn = rxd_get24(bth + 9);
+	pkt->icrc_deferred = false;
 	if (k->ip_ver == 4)
 		pkt->ip_id = rxd_get16(frame + k->l3_off + 4);
-	pkt->payload_off = (uint16_t)(k->bth_off + RXD_BTH_LEN);
-	pkt->payload_len = with_pad - pad;
-	pkt->frame_len = k->l3_off + ip_len;
-	pkt->icrc = __builtin_bswap32(rxd_get32(frame + pkt->frame_len -
-						RXD_ICRC_LEN));  /* LSB first */
-	pkt->icrc_deferred = true;
-	return true;
+	return rxd_wire_parse_after_bth(frame + k->l3_off, ip_len, pkt,
+					flags) == RXD_WIRE_OK;
+}
+
+bool
+rxd_rx_tmpl_match_ack(const struct rxd_rx_tmpl *t, const uint8_t *frame,
+		      uint32_t len, unsigned int flags, uint32_t psn,
+		      uint32_t n_psn, struct rxd_pkt *pkt)
+{
+	/* the syndrome first (the byte after the BTH is inside any frame
+	 * long enough for the template: an AETH or the ICRC), so that a
+	 * NAK costs no ICRC here before the full path checks it again */
+	return t->armed && len >= t->len + (uint32_t)RXD_ICRC_LEN &&
+		rxd_aeth_type(frame[t->len]) == RXD_AETH_ACK &&
+		rxd_rx_tmpl_match(t, frame, len, flags,
+				  RXD_RX_TMPL_OP(RXD_OP_RC_ACK), psn, n_psn,
+				  pkt);
 }

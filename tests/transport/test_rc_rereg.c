@@ -6,8 +6,9 @@
  * takes the WRITEs and the old range none; an access change to read-only
  * or a move to another PD refuses them with nothing written; a WRITE
  * stream goes on byte-exact through reregs that keep its bytes and
- * rights; a receive WQE whose SGE names memory of another PD (own receive
- * queue or SRQ) completes IBV_WC_LOC_QP_OP_ERR and the SEND
+ * rights; a SEND source given a new translation while the SEND waits
+ * fails LOC_PROT_ERR; a receive WQE whose SGE names memory of another PD
+ * (own receive queue or SRQ) completes IBV_WC_LOC_QP_OP_ERR and the SEND
  * IBV_WC_REM_OP_ERR, as on Soft-RoCE.
  */
 #include <errno.h>
@@ -252,6 +253,43 @@ Test(rc_rereg, send_source_moved_to_another_pd)
 	cr_assert_eq(wc.status, IBV_WC_LOC_PROT_ERR, "status %d", wc.status);
 	cr_assert_eq(ibv_dereg_mr(src), 0);
 	cr_assert_eq(ibv_dealloc_pd(other), 0);
+}
+
+/* A SEND waiting for b's receive (RNR) whose source MR gets a new
+ * translation meanwhile: the WQE's address is no longer in the MR, so its
+ * next transmission fails IBV_WC_LOC_PROT_ERR instead of reading the old
+ * buffer (the requester holds the entry it checked at fetch only while
+ * the key still names that entry). */
+Test(rc_rereg, send_source_given_a_new_translation)
+{
+	struct ibv_mr *src = ibv_reg_mr(p.a.pd, p.a.buf, MR_LEN,
+					IBV_ACCESS_LOCAL_WRITE);
+	uint8_t *fresh = aligned_alloc(4096, MR_LEN);
+	struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, 0 };
+	struct ibv_send_wr wr = { .wr_id = 5, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct rxd_qp_stats st = { 0 };
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	unsigned int ms;
+
+	cr_assert(src != NULL && fresh != NULL);
+	sge.lkey = src->lkey;
+	cr_assert_eq(ibv_post_send(p.a.qp, &wr, &bad), 0);
+	for (ms = 0; st.rnr_naks_tx == 0 && ms < 10000; ms++) {
+		cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &st), 0);
+		usleep(1000);
+	}
+	cr_assert_gt(st.rnr_naks_tx, 0, "no RNR NAK from b");
+	expect_rereg(src, IBV_REREG_MR_CHANGE_TRANSLATION, NULL, fresh,
+		     MR_LEN, 0, 0, 0);
+	cr_assert_eq(rc_recv(&p.b, 9, 0, 64), 0);
+	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 10000), 1, "the SEND hangs");
+	cr_assert_eq(wc.wr_id, 5);
+	cr_assert_eq(wc.status, IBV_WC_LOC_PROT_ERR, "status %d", wc.status);
+	cr_assert_eq(ibv_dereg_mr(src), 0);
+	free(fresh);
 }
 
 /* a SENDs 64 bytes to a receive WQE of b's whose SGE is in another PD. */
