@@ -433,6 +433,7 @@ rxd_engine_poll(struct rxd_engine *e)
 	unsigned int i, work = 0;
 	uint64_t now;
 
+	e->timers.now = rte_rdtsc();
 	for (i = 0; i < e->n_ports; i++)
 		work += rx_port(&e->ports[i]);
 	if (e->handoff.n_out_ids + e->handoff.n_in_ids != 0) {

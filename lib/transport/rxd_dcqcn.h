@@ -85,6 +85,8 @@ struct rxd_pacer {
 	double tokens;           /**< bytes; below zero after a frame that
 				  *   took more than there was */
 	uint64_t at;             /**< clock of the last refill */
+	double mbps;             /**< the rate per_tick is for */
+	double per_tick;         /**< bytes a clock tick brings at mbps */
 };
 
 /** Empty the bucket at clock now (a QP starts being paced). */
@@ -93,23 +95,33 @@ rxd_pacer_start(struct rxd_pacer *b, uint64_t now)
 {
 	b->tokens = 0;
 	b->at = now;
+	b->mbps = 0;
+	b->per_tick = 0;
 }
 
 /**
  * Refill the bucket for the time since the last refill (clock ticks,
- * ticks_per_us of them a microsecond) at mbps, up to burst bytes.
+ * ticks_per_us of them a microsecond) at mbps, up to burst bytes; a
+ * clock behind the last refill adds nothing.
  * @return true if a frame may leave now (the bucket is not empty).
- * Inline: every frame of a QP DCQCN runs on passes here.
+ * Inline: every frame of a QP DCQCN runs on passes here, so the division
+ * is done only when the rate changes.
  */
 static inline bool
 rxd_pacer_ready(struct rxd_pacer *b, double mbps, uint32_t burst,
 		uint64_t now, double ticks_per_us)
 {
-	/* Mbit/s is bits per microsecond: mbps / 8 bytes per us */
-	b->tokens += (double)(now - b->at) / ticks_per_us * mbps / 8;
-	b->at = now;
-	if (b->tokens > burst)
-		b->tokens = burst;
+	if (mbps != b->mbps) {
+		/* Mbit/s is bits per microsecond: mbps / 8 bytes per us */
+		b->mbps = mbps;
+		b->per_tick = mbps / 8 / ticks_per_us;
+	}
+	if (now > b->at) {
+		b->tokens += (double)(now - b->at) * b->per_tick;
+		b->at = now;
+		if (b->tokens > burst)
+			b->tokens = burst;
+	}
 	return b->tokens > 0;
 }
 

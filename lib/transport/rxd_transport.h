@@ -55,6 +55,9 @@ struct rxd_xmit {
 /** Per-engine list of QPs with a running timer. */
 struct rxd_timers {
 	struct rxd_rc *head;
+	/** TSC read at the start of the engine's pass: the clock of its
+	 *  QPs' pacers (one reading a pass, not one a frame). */
+	uint64_t now;
 };
 
 /* Transport counters: struct rxd_qp_stats of include/rxd/rxd.h. */

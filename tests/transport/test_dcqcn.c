@@ -212,6 +212,24 @@ Test(pacer, never_holds_more_than_its_depth)
 	cr_assert_eq(b.tokens, 100);
 }
 
+/* The engine's pass clock may be older than the bucket's start: nothing
+ * is added then; a new rate applies from the last refill on. */
+Test(pacer, a_clock_behind_its_start_adds_nothing)
+{
+	struct rxd_pacer b;
+
+	rxd_pacer_start(&b, 1000);
+	cr_assert(!rxd_pacer_ready(&b, 8, 4096, 500, 1));
+	cr_assert_eq(b.tokens, 0);
+	cr_assert_eq(b.at, 1000);
+	cr_assert(rxd_pacer_ready(&b, 8, 4096, 1100, 1));
+	cr_assert_eq(b.tokens, 100);
+	cr_assert(rxd_pacer_ready(&b, 16, 4096, 1200, 1));
+	cr_assert_eq(b.tokens, 300);
+	cr_assert(rxd_pacer_ready(&b, 8, 4096, 1300, 1));
+	cr_assert_eq(b.tokens, 400);
+}
+
 Test(cnp, one_per_interval_per_qp)
 {
 	uint64_t a = 0, b = 0;
