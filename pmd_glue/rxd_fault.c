@@ -175,7 +175,9 @@ rxd_fault_release(struct rxd_fault *f, struct rte_mbuf **pkts, uint16_t cap,
 {
 	uint16_t i, n = 0;
 
-	if (f->n_held == 0 || now - f->held_tsc < max_tsc)
+	/* now may be a pass's clock read before the frames were held */
+	if (f->n_held == 0 || now <= f->held_tsc ||
+	    now - f->held_tsc < max_tsc)
 		return 0;
 	for (i = 0; i < f->n_held && n < cap; i++)
 		pkts[n++] = f->held[i];

@@ -433,7 +433,16 @@ rxd_engine_poll(struct rxd_engine *e)
 	unsigned int i, work = 0;
 	uint64_t now;
 
-	e->timers.now = rte_rdtsc();
+	/* one clock reading a pass: the pacers, CQE stamps, timers, tick;
+	 * the cycles since the last reading (that pass and any back-off
+	 * after it) count as that pass was: busy or idle */
+	now = rte_rdtsc();
+	e->timers.now = now;
+	if (e->last_busy)
+		e->busy_cycles += now - e->last_now;
+	else
+		e->idle_cycles += now - e->last_now;
+	e->last_now = now;
 	for (i = 0; i < e->n_ports; i++)
 		work += rx_port(&e->ports[i]);
 	if (e->handoff.n_out_ids + e->handoff.n_in_ids != 0) {
@@ -442,7 +451,6 @@ rxd_engine_poll(struct rxd_engine *e)
 	}
 	work += run_commands(e);
 	work += run_doorbells(e);
-	now = rte_rdtsc();
 	if (e->timers.head != NULL)
 		rxd_transport_timers(&e->timers, now);
 	if (now >= e->next_tick) {
@@ -459,15 +467,9 @@ rxd_engine_poll(struct rxd_engine *e)
 		work += rxd_tx_lanes_flush(&e->ports[i]);
 	}
 	e->stats.loops++;
-	/* the cycles since the last pass's clock reading (back-off
-	 * included) are this pass's: no clock reading of their own */
-	if (work) {
+	if (work)
 		e->stats.busy_loops++;
-		e->busy_cycles += now - e->last_now;
-	} else {
-		e->idle_cycles += now - e->last_now;
-	}
-	e->last_now = now;
+	e->last_busy = work != 0;
 	return work;
 }
 

@@ -121,6 +121,7 @@ struct rxd_engine {
 	uint64_t busy_cycles;         /**< TSC cycles of passes with work */
 	uint64_t idle_cycles;         /**< TSC cycles of passes without */
 	uint64_t last_now;            /**< clock reading of the last pass */
+	bool last_busy;               /**< the last pass found work */
 };
 
 

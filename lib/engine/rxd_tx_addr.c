@@ -150,7 +150,7 @@ wait_put(struct rxd_engine_port *ep, uint16_t lane,
 		rxd_tx_addr_resolve(ep, dgid);
 	w = &ep->wait[ep->n_wait++];
 	w->m = m;
-	w->since = rte_rdtsc();
+	w->since = ep->engine->timers.now;   /* the clock drains compare */
 	w->lane = lane;
 	memcpy(w->dgid, dgid, RXD_GID_LEN);
 	ep->n_held++;
@@ -225,7 +225,8 @@ rxd_tx_addr_drain(struct rxd_engine_port *ep, uint64_t now)
 		if (rc == 0) {
 			put_addressed(ep, w->lane, &mac, w->m);
 			sent++;
-		} else if (rc != -EAGAIN || now - w->since > limit) {
+		} else if (rc != -EAGAIN ||
+			   (now > w->since && now - w->since > limit)) {
 			drop(ep, w->m);
 		} else {
 			if (kept != i)

@@ -434,11 +434,13 @@ void
 rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 		const struct ibv_wc *wc, uint32_t retired, bool solicited)
 {
+	const struct rxd_rc *rc = rxd_rc(qp);
 	struct rxd_cqe c;
 
-	(void)qp;
 	c.wc = *wc;
-	c.ts = rte_rdtsc();
+	/* stamped with the engine's clock of this pass, as a NIC stamps a
+	 * CQE when it writes it: no TSC read per completion */
+	c.ts = rc->timers != NULL ? rc->timers->now : rte_rdtsc();
 	c.sq_retired = retired;
 	c.pad = 0;
 	rxd_cq_complete(cq, &c, solicited);
