@@ -63,8 +63,7 @@ rxd_cc_may_send(struct rxd_rc *rc)
 {
 	/* the engine's clock of this pass, not a TSC read a frame; a pass
 	 * that began before the bucket was started refills nothing */
-	uint64_t now = rc->timers != NULL && rc->timers->now != 0 ?
-		rc->timers->now : rte_rdtsc();
+	uint64_t now = rxd_rc_clock(rc);
 
 	if (rc->dcqcn.cuts > 0)
 		rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));

@@ -440,8 +440,7 @@ rxd_rc_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 	c.wc = *wc;
 	/* stamped with the engine's clock of this pass, as a NIC stamps a
 	 * CQE when it writes it: no TSC read per completion */
-	c.ts = rc->timers != NULL && rc->timers->now != 0 ?
-		rc->timers->now : rte_rdtsc();
+	c.ts = rxd_rc_clock(rc);
 	c.sq_retired = retired;
 	c.pad = 0;
 	rxd_cq_complete(cq, &c, solicited);

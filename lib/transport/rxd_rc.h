@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+#include <rte_cycles.h>
+
 #include "rxd/rxd_flush.h"
 #include "rxd_mr.h"
 #include "rxd_net_hint.h"
@@ -197,6 +199,15 @@ void rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn);
 void rxd_tx_ack_flush(struct rxd_rc *rc);
 void rxd_tx_ack_before(struct rxd_rc *rc, uint32_t psn);
 void rxd_tx_cnp(struct rxd_rc *rc);
+
+/* The QP's engine's clock of this pass (one TSC read a pass), or the TSC
+ * for a QP not bound yet or an engine that has not run a pass. */
+static inline uint64_t
+rxd_rc_clock(const struct rxd_rc *rc)
+{
+	return rc->timers != NULL && rc->timers->now != 0 ?
+		rc->timers->now : rte_rdtsc();
+}
 
 /* rxd_cc.c */
 void rxd_cc_bind(struct rxd_rc *rc);
