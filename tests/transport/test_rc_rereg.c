@@ -219,6 +219,28 @@ Test(rc_rereg, another_pd_is_out_of_reach)
 	cr_assert_eq(ibv_dereg_mr(mr), 0);
 }
 
+/* a posts a signaled 64-byte SEND from src with no receive posted at b,
+ * and waits until b (rxd1) has said "not ready" once: the SEND has left
+ * a's window and waits in the RNR retry. */
+static void
+send_until_rnr(struct ibv_mr *src, uint64_t wr_id)
+{
+	struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, src->lkey };
+	struct ibv_send_wr wr = { .wr_id = wr_id, .sg_list = &sge,
+				  .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct rxd_qp_stats st = { 0 };
+	struct ibv_send_wr *bad;
+	unsigned int ms;
+
+	cr_assert_eq(ibv_post_send(p.a.qp, &wr, &bad), 0);
+	for (ms = 0; st.rnr_naks_tx == 0 && ms < 10000; ms++) {
+		cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &st), 0);
+		usleep(1000);
+	}
+	cr_assert_gt(st.rnr_naks_tx, 0, "no RNR NAK from b");
+}
+
 /* A SEND waiting for b's receive (RNR) whose source MR moves to another
  * PD meanwhile: its next transmission finds no memory it may read and
  * the SEND completes IBV_WC_LOC_PROT_ERR (it used to send nothing until
@@ -228,25 +250,10 @@ Test(rc_rereg, send_source_moved_to_another_pd)
 	struct ibv_pd *other = ibv_alloc_pd(p.a.ctx);
 	struct ibv_mr *src = ibv_reg_mr(p.a.pd, p.a.buf, MR_LEN,
 					IBV_ACCESS_LOCAL_WRITE);
-	struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, 0 };
-	struct ibv_send_wr wr = { .wr_id = 4, .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED };
-	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
 
-	struct rxd_qp_stats st = { 0 };
-	unsigned int ms;
-
 	cr_assert(other != NULL && src != NULL);
-	sge.lkey = src->lkey;
-	cr_assert_eq(ibv_post_send(p.a.qp, &wr, &bad), 0);
-	/* b (rxd1) has said "not ready" once: the SEND left a's window */
-	for (ms = 0; st.rnr_naks_tx == 0 && ms < 10000; ms++) {
-		cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &st), 0);
-		usleep(1000);
-	}
-	cr_assert_gt(st.rnr_naks_tx, 0, "no RNR NAK from b");
+	send_until_rnr(src, 4);
 	expect_rereg(src, IBV_REREG_MR_CHANGE_PD, other, NULL, 0, 0, 0, 0);
 	cr_assert_eq(rc_poll(p.a.cq, &wc, 1, 10000), 1, "the SEND hangs");
 	cr_assert_eq(wc.wr_id, 4);
@@ -265,23 +272,10 @@ Test(rc_rereg, send_source_given_a_new_translation)
 	struct ibv_mr *src = ibv_reg_mr(p.a.pd, p.a.buf, MR_LEN,
 					IBV_ACCESS_LOCAL_WRITE);
 	uint8_t *fresh = aligned_alloc(4096, MR_LEN);
-	struct ibv_sge sge = { (uintptr_t)p.a.buf, 64, 0 };
-	struct ibv_send_wr wr = { .wr_id = 5, .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED };
-	struct rxd_qp_stats st = { 0 };
-	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
-	unsigned int ms;
 
 	cr_assert(src != NULL && fresh != NULL);
-	sge.lkey = src->lkey;
-	cr_assert_eq(ibv_post_send(p.a.qp, &wr, &bad), 0);
-	for (ms = 0; st.rnr_naks_tx == 0 && ms < 10000; ms++) {
-		cr_assert_eq(rxd_qp_stats(1, p.b.qp->qp_num, &st), 0);
-		usleep(1000);
-	}
-	cr_assert_gt(st.rnr_naks_tx, 0, "no RNR NAK from b");
+	send_until_rnr(src, 5);
 	expect_rereg(src, IBV_REREG_MR_CHANGE_TRANSLATION, NULL, fresh,
 		     MR_LEN, 0, 0, 0);
 	cr_assert_eq(rc_recv(&p.b, 9, 0, 64), 0);
