@@ -463,7 +463,7 @@ rxd_engine_poll(struct rxd_engine *e)
 		rxd_handoff_flush(e);
 	for (i = 0; i < e->n_ports; i++) {
 		if (e->ports[i].n_wait != 0)
-			work += rxd_tx_addr_drain(&e->ports[i], now);
+			work += rxd_tx_addr_drain(&e->ports[i]);
 		work += rxd_tx_lanes_flush(&e->ports[i]);
 	}
 	e->stats.loops++;

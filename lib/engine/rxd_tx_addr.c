@@ -150,7 +150,7 @@ wait_put(struct rxd_engine_port *ep, uint16_t lane,
 		rxd_tx_addr_resolve(ep, dgid);
 	w = &ep->wait[ep->n_wait++];
 	w->m = m;
-	w->since = ep->engine->timers.now;   /* the clock drains compare */
+	w->since = rte_rdtsc();
 	w->lane = lane;
 	memcpy(w->dgid, dgid, RXD_GID_LEN);
 	ep->n_held++;
@@ -208,9 +208,10 @@ block(struct blocked *b, const uint8_t dgid[RXD_GID_LEN])
 }
 
 unsigned int
-rxd_tx_addr_drain(struct rxd_engine_port *ep, uint64_t now)
+rxd_tx_addr_drain(struct rxd_engine_port *ep)
 {
-	uint64_t limit = rte_get_tsc_hz() / 1000 * WAIT_MS;
+	/* its own clock: frames may have been stamped after the pass began */
+	uint64_t limit = rte_get_tsc_hz() / 1000 * WAIT_MS, now = rte_rdtsc();
 	struct blocked b = { .n = 0 };
 	uint16_t i, kept = 0, gone = 0;
 	struct rte_ether_addr mac;
@@ -225,8 +226,7 @@ rxd_tx_addr_drain(struct rxd_engine_port *ep, uint64_t now)
 		if (rc == 0) {
 			put_addressed(ep, w->lane, &mac, w->m);
 			sent++;
-		} else if (rc != -EAGAIN ||
-			   (now > w->since && now - w->since > limit)) {
+		} else if (rc != -EAGAIN || now - w->since > limit) {
 			drop(ep, w->m);
 		} else {
 			if (kept != i)

@@ -63,6 +63,6 @@ void rxd_tx_addr_resolve(struct rxd_engine_port *ep,
  * Send the waiting frames whose next hop is known now, in order; drop
  * those that cannot be resolved.  @return frames sent.
  */
-unsigned int rxd_tx_addr_drain(struct rxd_engine_port *ep, uint64_t now);
+unsigned int rxd_tx_addr_drain(struct rxd_engine_port *ep);
 
 #endif /* RXD_TX_ADDR_H */
