@@ -68,8 +68,8 @@ struct rxd_engine_port {
 	 *  engine j on a port with lanes steering; one lane otherwise. */
 	struct rxd_tx_lane *lanes;
 	uint16_t n_lanes;
-	/** Frames held over all lanes and waiting for their next hop: the
-	 *  transport holds back new data while there are many. */
+	/** Frames held over all lanes: the transport holds back new data
+	 *  while there are many. */
 	uint16_t n_held;
 	/** QP frames waiting for their next hop's MAC, oldest first, and
 	 *  what became of such frames (rxd_tx_addr.h). */

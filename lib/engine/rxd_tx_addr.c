@@ -153,7 +153,6 @@ wait_put(struct rxd_engine_port *ep, uint16_t lane,
 	w->since = rte_rdtsc();
 	w->lane = lane;
 	memcpy(w->dgid, dgid, RXD_GID_LEN);
-	ep->n_held++;
 }
 
 void
@@ -164,8 +163,8 @@ rxd_tx_addr_send(struct rxd_engine_port *ep, uint16_t lane,
 	struct rte_ether_addr mac;
 	int rc;
 
-	if (ep->n_wait != 0) {   /* behind the frames waiting already */
-		wait_put(ep, lane, dgid, m);
+	if (ep->n_wait != 0 && waiting_for(ep, dgid)) {
+		wait_put(ep, lane, dgid, m);   /* behind its next hop's others */
 		return;
 	}
 	rc = next_mac(ep, dgid, hint, &mac);
@@ -213,7 +212,7 @@ rxd_tx_addr_drain(struct rxd_engine_port *ep)
 	/* its own clock: frames may have been stamped after the pass began */
 	uint64_t limit = rte_get_tsc_hz() / 1000 * WAIT_MS, now = rte_rdtsc();
 	struct blocked b = { .n = 0 };
-	uint16_t i, kept = 0, gone = 0;
+	uint16_t i, kept = 0;
 	struct rte_ether_addr mac;
 	unsigned int sent = 0;
 	int rc;
@@ -233,11 +232,8 @@ rxd_tx_addr_drain(struct rxd_engine_port *ep)
 				ep->wait[kept] = *w;
 			/* slot kept is final: later entries move below it */
 			block(&b, ep->wait[kept++].dgid);
-			continue;
 		}
-		gone++;
 	}
 	ep->n_wait = kept;
-	ep->n_held = (uint16_t)(ep->n_held - gone);
 	return sent;
 }

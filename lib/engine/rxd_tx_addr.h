@@ -3,10 +3,11 @@
  * Addressing a QP's frames on a binding: the destination MAC from the
  * QP's hint or the port's neighbour table, then the frame's lane.  A frame
  * whose next hop is not known yet waits in the binding's queue, and so
- * does every later QP frame of the binding until that queue is empty:
- * whichever engine owns a QP, its frames leave in the order it built
- * them, all on its own lane.  The neighbour table is the port's first
- * engine's (lib/net): it resolves, the others read the table and ask it.
+ * does every later frame to that destination until none of its frames
+ * waits: whichever engine owns a QP, its frames leave in the order it
+ * built them, all on its own lane, and frames to other destinations are
+ * not held up.  The neighbour table is the port's first engine's
+ * (lib/net): it resolves, the others read the table and ask it.
  */
 #ifndef RXD_TX_ADDR_H
 #define RXD_TX_ADDR_H

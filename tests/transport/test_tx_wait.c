@@ -11,7 +11,9 @@
  * (held_dropped) or handed to another engine, the responder saw no
  * request ahead of its expected PSN (out_of_sequence, sequence NAKs:
  * frames leaving through two queues can overtake each other), and the
- * data arrive byte-exact with one completion per WR.
+ * data arrive byte-exact with one completion per WR.  Meanwhile a WRITE
+ * of another QP of the same engine, to rxd0's known address, leaves at
+ * once: waiting frames hold up only frames to their own destination.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,13 @@
 #define WRITES 16
 #define WRITE_LEN 4096        /* four frames at path MTU 1024 */
 #define SLOT (WRITES * WRITE_LEN)
+#define OTHER_LEN 16384       /* the WRITE to a known peer meanwhile */
+#define OTHER_OFF (2 * SLOT)
 
 /* Retransmit timeout 18 (about 1 s), so the wait for rxd1's next ARP
  * request (500 ms apart) takes no retry away. */
 static const struct rc_opts opts = {
-	.eal_lcores = "0-1", .buf_len = 2 * SLOT, .wr = 64,
+	.eal_lcores = "0-1", .buf_len = 2 * SLOT + OTHER_LEN, .wr = 64,
 	.access = IBV_ACCESS_REMOTE_WRITE,
 	.timeout = 18, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 1,
 	.mtu = IBV_MTU_1024,
@@ -73,28 +77,30 @@ counters_of(unsigned int port)
 	return c;
 }
 
-/* A pair whose rxd1 QP has QPN residue share (its engine's share). */
+/* A pair whose rxd1 QP has QPN residue share (its engine's share): QPs
+ * of the other residue made on the way are destroyed after (QPNs freed
+ * are handed out again first). */
 static void
 make_pair(unsigned int share, struct ibv_qp **qa, struct ibv_qp **qb)
 {
-	struct ibv_qp *spare = NULL;
+	struct ibv_qp *spare[4];
+	unsigned int n = 0;
 
-	*qb = rc_create_qp(&p.b, &opts);
-	if ((*qb)->qp_num % 2 != share) {
-		spare = *qb;
-		*qb = rc_create_qp(&p.b, &opts);
+	for (*qb = rc_create_qp(&p.b, &opts); (*qb)->qp_num % 2 != share;
+	     *qb = rc_create_qp(&p.b, &opts)) {
+		cr_assert_lt(n, 4u, "no QPN of residue %u", share);
+		spare[n++] = *qb;
 	}
-	cr_assert_eq((*qb)->qp_num % 2, share);
 	*qa = rc_create_qp(&p.a, &opts);
-	if (spare != NULL)
-		cr_assert_eq(ibv_destroy_qp(spare), 0);
+	while (n > 0)
+		cr_assert_eq(ibv_destroy_qp(spare[--n]), 0);
 }
 
 static void
 complete_once(struct ibv_cq *cq, unsigned int n)
 {
-	bool seen[WRITES] = { false };
-	struct ibv_wc wc[WRITES];
+	bool seen[WRITES + 1] = { false };
+	struct ibv_wc wc[WRITES + 1];
 	unsigned int got = 0;
 	int r, j;
 
@@ -104,7 +110,7 @@ complete_once(struct ibv_cq *cq, unsigned int n)
 		for (j = 0; j < r; j++) {
 			cr_assert_eq(wc[j].status, IBV_WC_SUCCESS, "%s",
 				     ibv_wc_status_str(wc[j].status));
-			cr_assert_lt(wc[j].wr_id, (uint64_t)WRITES);
+			cr_assert_leq(wc[j].wr_id, (uint64_t)WRITES);
 			cr_assert(!seen[wc[j].wr_id], "wr_id %lu twice",
 				  (unsigned long)wc[j].wr_id);
 			seen[wc[j].wr_id] = true;
@@ -142,23 +148,54 @@ post_waiting(struct ibv_qp *qb, size_t base)
 		      "rxd1's frames did not wait for 10.0.0.9");
 }
 
+/* A WRITE of a QP of the same engine to a peer already known, posted
+ * while the other QP's frames wait: it leaves at once (rxd1's port sends
+ * its frames; rxd0 drops them, RC resends them after the cut). */
+static void
+post_past_the_waiting(struct ibv_qp *qb2)
+{
+	uint64_t tx0 = counters_of(1).tx_pkts, sent = 0;
+	struct rc_end b = p.b;
+	unsigned int tries;
+
+	memset(p.b.buf + OTHER_OFF, 0x5a, OTHER_LEN);
+	memset(p.a.buf + OTHER_OFF, 0, OTHER_LEN);
+	b.qp = qb2;
+	cr_assert_eq(rc_post(&b, IBV_WR_RDMA_WRITE, WRITES, OTHER_OFF,
+			     OTHER_LEN, (uintptr_t)(p.a.buf + OTHER_OFF),
+			     p.a.mr->rkey, IBV_SEND_SIGNALED), 0);
+	for (tries = 0; tries < 2000 && sent < OTHER_LEN / 1024; tries++) {
+		usleep(1000);
+		sent = counters_of(1).tx_pkts - tx0;
+	}
+	cr_assert_geq(sent, OTHER_LEN / 1024, "a QP to a known peer was held "
+		      "behind frames to another (%lu frames left)",
+		      (unsigned long)sent);
+}
+
 static void
 run_share(unsigned int share, size_t base)
 {
 	struct rxd_qp_stats sa, sb;
-	struct ibv_qp *qa, *qb;
+	struct ibv_qp *qa, *qb, *qa2, *qb2;
 	uint64_t ho = handoffs();
 	struct rxd_port_counters c;
 
 	make_pair(share, &qa, &qb);
+	make_pair(share, &qa2, &qb2);
 	cut_rxd0(true);
 	rc_connect_qp(qa, qb->qp_num, 2, 2, &opts);   /* from 10.0.0.9 */
 	rc_connect_qp(qb, qa->qp_num, 9, 1, &opts);   /* to 10.0.0.9 */
+	rc_connect_qp(qa2, qb2->qp_num, 2, 1, &opts); /* 10.0.0.1, known */
+	rc_connect_qp(qb2, qa2->qp_num, 1, 1, &opts);
 	post_waiting(qb, base);
+	post_past_the_waiting(qb2);
 	cut_rxd0(false);
-	complete_once(p.b.cq, WRITES);
+	complete_once(p.b.cq, WRITES + 1);
 	cr_assert_eq(memcmp(p.a.buf + base, p.b.buf + base, SLOT), 0,
 		     "share %u: WRITE data", share);
+	cr_assert_eq(memcmp(p.a.buf + OTHER_OFF, p.b.buf + OTHER_OFF,
+			    OTHER_LEN), 0, "share %u: the other WRITE", share);
 	c = counters_of(1);
 	cr_log_info("share %u: tx_waited %lu held_dropped %lu", share,
 		    (unsigned long)c.tx_waited,
@@ -175,6 +212,8 @@ run_share(unsigned int share, size_t base)
 		     "share %u: sequence NAKs", share);
 	cr_assert_eq(ibv_destroy_qp(qa), 0);
 	cr_assert_eq(ibv_destroy_qp(qb), 0);
+	cr_assert_eq(ibv_destroy_qp(qa2), 0);
+	cr_assert_eq(ibv_destroy_qp(qb2), 0);
 }
 
 /* rxd1's first engine (share 0) owns the neighbour table, the other
