@@ -17,7 +17,6 @@
 #include <rte_ring.h>
 
 #include "rxd_config.h"
-#include "rxd_wire.h"
 
 #define RXD_HANDOFF_BURST 32
 #define RXD_HANDOFF_RING 4096

@@ -115,7 +115,7 @@ rxd_tx_addr_resolve(struct rxd_engine_port *ep,
 	}
 	a = malloc(sizeof(*a));
 	if (a == NULL)
-		return;      /* asked again by the next frame that waits */
+		return;   /* asked again once these frames are dropped */
 	a->net = ep->net;
 	memcpy(a->dgid, dgid, RXD_GID_LEN);
 	if (rxd_engine_post(ep->first->engine, resolve_cmd, a) != 0)
@@ -133,8 +133,11 @@ waiting_for(const struct rxd_engine_port *ep, const uint8_t dgid[RXD_GID_LEN])
 	return false;
 }
 
-/* Queue a frame behind those waiting; the first for its next hop asks
- * the first engine to resolve it (which itself resolves while draining). */
+/* Queue a frame behind those waiting; the first for its destination
+ * asks the first engine to resolve it (which itself resolves while
+ * draining).  A request lost (no memory, a full control ring) is made
+ * again by the next frame to that destination after the waiting ones
+ * were dropped (WAIT_MS), and lib/net repeats a request it sent. */
 static void
 wait_put(struct rxd_engine_port *ep, uint16_t lane,
 	 const uint8_t dgid[RXD_GID_LEN], struct rte_mbuf *m)
