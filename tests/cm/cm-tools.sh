@@ -39,13 +39,15 @@ pair() {
 	s=$!
 	for _ in $(seq 300); do [ -S "$dir/m.sock" ] && break; sleep 0.1; done
 	# A client whose REQ beats the server's rdma_listen() is rejected
-	# (invalid service ID), as Linux rejects it; a user tries again.
+	# (invalid service ID), as Linux rejects it; a UD client's SIDR REQ
+	# gets a SIDR REP with status 1 (no such service: udaddy prints
+	# UNREACHABLE, error: 1), as from Linux.  A user tries again.
 	for try in 1 2 3; do
 		# shellcheck disable=SC2086
 		RXD_EAL_ARGS=$(eal client c) RXD_ADDR=10.0.0.2/24 \
 			timeout 60 $ccmd >"$dir/$name.c" 2>&1
 		c=$?
-		if [ $c = 0 ] || ! grep -Eq "REJECTED|refused" "$dir/$name.c"; then
+		if [ $c = 0 ] || ! grep -Eq "REJECTED|refused|UNREACHABLE, error: 1$" "$dir/$name.c"; then
 			break
 		fi
 		echo "    $name: rejected before the server listened (try $try)"

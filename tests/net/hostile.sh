@@ -116,8 +116,12 @@ answered() { # tag
 answered before
 
 in_ns "$py" "$gen" --iface ha --count "$frames" --seed "$seed" \
-	--server "$srv" --client "$cli" --manifest "$dir/manifest" &
+	--server "$srv" --client "$cli" --manifest "$dir/manifest" \
+	--spraying "$dir/spraying" &
 gpid=$!
+# "during" is while frames fly: the generator builds them all first, which
+# takes tens of seconds on a slow or busy machine
+while [ ! -e "$dir/spraying" ] && kill -0 $gpid 2>/dev/null; do sleep 0.2; done
 sleep 2
 answered during
 wait $gpid || { bad "the generator failed"; exit 1; }
