@@ -77,14 +77,14 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 		"RXD_EAL_ARGS wins; ignored by programs that start EAL "
 		"themselves"),
 
-	UINT(LIMITS, "sq_depth", "1024", 1, 32768, E(sq_depth),
+	UINT(LIMITS, "sq_depth", "16384", 1, 1048576, E(sq_depth),
 		"largest send queue of a QP, in WRs (max_qp_wr)"),
-	UINT(LIMITS, "rq_depth", "4096", 1, 32768, E(rq_depth),
+	UINT(LIMITS, "rq_depth", "16384", 1, 1048576, E(rq_depth),
 		"largest receive queue of a QP, in WRs"),
-	UINT(LIMITS, "srq_depth", "16384", 1, 32768, E(srq_depth),
+	UINT(LIMITS, "srq_depth", "16384", 1, 1048576, E(srq_depth),
 		"largest shared receive queue, in WRs (max_srq_wr; "
 		"one SRQ feeds many QPs)"),
-	UINT(LIMITS, "cq_depth", "4096", 1, 1048576, E(cq_depth),
+	UINT(LIMITS, "cq_depth", "1048575", 1, 4194303, E(cq_depth),
 		"largest CQ, in completions (max_cqe)"),
 	UINT(LIMITS, "max_qp", "16384", 1, 1048576, E(max_qp),
 		"QPs per device (max_qp)"),

@@ -222,7 +222,7 @@ Test(args, load_precedence)
 	cr_assert_eq(c.port[0].mtu, 4000, "options beat env");
 	cr_assert_eq(c.port[0].n_addrs, 1);
 	cr_assert_str_eq(addr(&c, 0, 0), "10.0.0.1/24", "options beat env");
-	cr_assert_eq(c.sq_depth, 1024, "defaults");
+	cr_assert_eq(c.sq_depth, 16384, "defaults");
 	cr_assert_eq(argc, 1);
 }
 

@@ -319,7 +319,7 @@ Test(file, bad_mtu)
 Test(file, out_of_range_values)
 {
 	tc_expect_file_error("[limits]\nsq_depth = 0\n",
-		":2: [limits] sq_depth: 0 is out of range 1..32768");
+		":2: [limits] sq_depth: 0 is out of range 1..1048576");
 	tc_expect_file_error("[port0]\nvlan = 4095\n",
 		":2: [port0] vlan: 4095 is out of range 0..4094");
 	tc_expect_file_error("[port0]\nrx_queues = 0\n",

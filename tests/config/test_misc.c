@@ -27,10 +27,10 @@ Test(misc, defaults)
 	cr_assert_eq(c.idle, RXD_IDLE_SLEEP);
 	cr_assert_eq(c.idle_spins, 1000);
 	cr_assert_eq(c.idle_sleep_max_us, 100);
-	cr_assert_eq(c.sq_depth, 1024);
-	cr_assert_eq(c.rq_depth, 4096);
+	cr_assert_eq(c.sq_depth, 16384);
+	cr_assert_eq(c.rq_depth, 16384);
 	cr_assert_eq(c.srq_depth, 16384);
-	cr_assert_eq(c.cq_depth, 4096);
+	cr_assert_eq(c.cq_depth, 1048575);
 	cr_assert_eq(c.max_qp, 16384);
 	cr_assert_eq(c.max_mr, 65536);
 	cr_assert_eq(c.max_cq, 16384);

@@ -90,7 +90,33 @@ Test(conform, device_identity)
 	cr_assert_eq(ax.orig_attr.phys_port_cnt, 1);
 	cr_assert_eq(ax.phys_port_cnt_ex, 1, "phys_port_cnt_ex = phys_port_cnt");
 	cr_assert_eq(a.max_srq_wr, 16384, "Soft-RoCE's max_srq_wr");
-	cr_assert_eq(a.max_qp_wr, 1024, "max_srq_wr is not rq_depth");
+	/* at least Soft-RoCE's on Linux 6.1: 16384 WRs, 32767 CQEs */
+	cr_assert_geq(a.max_qp_wr, 16384, "max_qp_wr below Soft-RoCE's");
+	cr_assert_geq(a.max_cqe, 32767, "max_cqe below Soft-RoCE's");
+}
+
+/* What programs with their own defaults ask: ib_send_bw -t 4096 -r 4096
+ * (a QP of 4096 send and receive WRs, a CQ for both), libfabric's
+ * ofi_rxm with its default universe (a 65,536-entry CQ). */
+Test(conform, queues_programs_ask_for_by_default)
+{
+	struct ibv_cq *cq = ibv_create_cq(ctx, 8192, NULL, NULL, 0);
+	struct ibv_cq *big = ibv_create_cq(ctx, 65536, NULL, NULL, 0);
+	struct ibv_qp_init_attr a = { .send_cq = cq, .recv_cq = cq,
+		.qp_type = IBV_QPT_RC, .cap = { .max_send_wr = 4096,
+		.max_recv_wr = 4096, .max_send_sge = 1, .max_recv_sge = 1 } };
+	struct ibv_qp *qp;
+
+	cr_assert_not_null(cq, "a CQ of 8192: %s", strerror(errno));
+	cr_assert_not_null(big, "a CQ of 65536: %s", strerror(errno));
+	cr_assert_geq(big->cqe, 65536);
+	qp = ibv_create_qp(pd, &a);
+	cr_assert_not_null(qp, "4096 send and receive WRs: %s",
+			   strerror(errno));
+	cr_assert_geq(a.cap.max_send_wr, 4096);
+	cr_assert_eq(ibv_destroy_qp(qp), 0);
+	cr_assert_eq(ibv_destroy_cq(big), 0);
+	cr_assert_eq(ibv_destroy_cq(cq), 0);
 }
 
 Test(conform, srq_depth_is_max_srq_wr)
@@ -108,14 +134,17 @@ Test(conform, srq_depth_is_max_srq_wr)
 	cr_assert_eq(ibv_destroy_srq(srq), 0);
 }
 
-/* rq_depth (4096) is what UCX's ud_verbs asks of a UD receive queue: the
- * ring holds all of them, one more is refused. */
+#define RQ_DEPTH 16384
+
+/* rq_depth (16384, Soft-RoCE's max_qp_wr) receive WRs: the ring holds all
+ * of them, one more is refused. */
 Test(conform, rq_depth_receive_queue_is_held_whole)
 {
 	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	struct ibv_qp_init_attr a = { .send_cq = cq, .recv_cq = cq,
 		.qp_type = IBV_QPT_UD, .cap = { .max_send_wr = 16,
-		.max_recv_wr = 4097, .max_send_sge = 1, .max_recv_sge = 1 } };
+		.max_recv_wr = RQ_DEPTH + 1, .max_send_sge = 1,
+		.max_recv_sge = 1 } };
 	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 		.qkey = 1 };
 	struct ibv_recv_wr r = { 0 }, *bad;
@@ -126,16 +155,16 @@ Test(conform, rq_depth_receive_queue_is_held_whole)
 	errno = 0;
 	cr_assert_null(ibv_create_qp(pd, &a), "one above rq_depth");
 	cr_assert_eq(errno, EINVAL);
-	a.cap.max_recv_wr = 4096;
+	a.cap.max_recv_wr = RQ_DEPTH;
 	qp = ibv_create_qp(pd, &a);
-	cr_assert_not_null(qp, "4096 receive WRs: %s", strerror(errno));
+	cr_assert_not_null(qp, "%d receive WRs: %s", RQ_DEPTH, strerror(errno));
 	cr_assert_eq(ibv_modify_qp(qp, &init, IBV_QP_STATE |
 				   IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 				   IBV_QP_QKEY), 0);
-	for (i = 0; i < 4096 && rc == 0; i++)
+	for (i = 0; i < RQ_DEPTH && rc == 0; i++)
 		rc = ibv_post_recv(qp, &r, &bad);
-	cr_assert_eq(rc, 0, "receive %d of 4096 refused: %d", i, rc);
-	cr_assert_eq(ibv_post_recv(qp, &r, &bad), ENOMEM, "the 4097th");
+	cr_assert_eq(rc, 0, "receive %d of %d refused: %d", i, RQ_DEPTH, rc);
+	cr_assert_eq(ibv_post_recv(qp, &r, &bad), ENOMEM, "one past rq_depth");
 	cr_assert_eq(ibv_destroy_qp(qp), 0);
 	cr_assert_eq(ibv_destroy_cq(cq), 0);
 }
