@@ -38,6 +38,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_eal.h"
 
 #define BUF_SIZE 64
 #define TIMEOUT_MS 2000
@@ -365,14 +366,9 @@ main(int argc, char **argv)
 	struct rdma_event_channel *ec;
 	struct rdma_cm_id *listener = NULL;
 	struct rdma_cm_event *ev, copy;
-	int n = rte_eal_init(argc, argv);
-
 	setvbuf(stdout, NULL, _IOLBF, 0);  /* lines kept if it crashes */
-	if (n < 0 || (argc -= n, argv += n, rxd_start(&argc, argv)) != 0) {
-		fprintf(stderr, "cm-flow: cannot start: %s\n",
-			n < 0 ? "EAL" : rxd_last_error());
+	if (rxd_test_start_main("cm-flow", &argc, &argv) != 0)
 		return 1;
-	}
 	atexit(rxd_stop);       /* after the CM's own exit handler */
 	if (argc < 4 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
 		fprintf(stderr, "usage: cm-flow EAL -- [RXD options] server|client "

@@ -23,6 +23,7 @@
 #include "rxd/rxd.h"
 #include "rxd_cm_mad.h"
 #include "rxd_verbs_gsi.h"
+#include "rxd_test_eal.h"
 
 #define DEPTH 256
 #define PS_TCP 0x0106
@@ -151,10 +152,10 @@ main(int argc, char **argv)
 	struct ibv_qp *qp;
 	struct ibv_ah *ah;
 	struct ibv_wc wc[32];
-	int n = rte_eal_init(argc, argv);
+	int n;
 
-	if (n < 0 || (argc -= n, argv += n, rxd_start(&argc, argv)) != 0)
-		die("starting rxd");
+	if (rxd_test_start_main("cm-req-storm", &argc, &argv) != 0)
+		return 1;
 	atexit(rxd_stop);
 	if (argc != 6)
 		die("usage: SRC-IPV4 DST-IPV4 PORT COUNT GO; parsing");

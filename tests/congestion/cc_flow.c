@@ -46,6 +46,7 @@
 #include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
+#include "rxd_test_eal.h"
 
 #define MSG 16384u
 #define MAX_WINDOW 64u
@@ -513,13 +514,11 @@ run_role(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	int n = rte_eal_init(argc, argv), rc;
+	int rc;
 
-	if (n < 0)
+	if (rxd_test_start_main("cc-flow", &argc, &argv) != 0)
 		return 2;
-	argc -= n;
-	argv += n;
-	if (rxd_start(&argc, argv) != 0 || open_device() != 0) {
+	if (open_device() != 0) {
 		fprintf(stderr, "cc-flow: %s\n", rxd_last_error());
 		return 2;
 	}

@@ -36,6 +36,7 @@
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
 #include "hostile_report.h"
+#include "rxd_test_eal.h"
 
 #define BUF (2u << 20)
 #define RC_AREA 0             /* server: WRITE target; client: source */
@@ -452,17 +453,11 @@ server(int s)
 int
 main(int argc, char **argv)
 {
-	int n = rte_eal_init(argc, argv), s;
 	bool is_server;
+	int s, n;
 
-	if (n < 0)
+	if (rxd_test_start_main("hostile-peer", &argc, &argv) != 0)
 		return 1;
-	argc -= n;
-	argv += n;
-	if (rxd_start(&argc, argv) != 0) {
-		fprintf(stderr, "rxd_start: %s\n", rxd_last_error());
-		return 1;
-	}
 	if (argc < 4) {
 		fprintf(stderr, "usage: hostile-peer EAL... -- server|client "
 			"SOCKET DIR\n");

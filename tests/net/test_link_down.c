@@ -19,6 +19,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_stack.h"
+#include "rxd_test_eal.h"
 
 static char sock[64];
 static char eal_line[512];
@@ -49,18 +50,12 @@ ms_since(const struct timespec *t0)
 
 Test(link_down, engine_backs_off, .timeout = 60)
 {
-	char *argv[32], *app[] = { "test", "--ip", "10.0.0.1/24" };
-	char *line = strdup(eal_args("0-1"));
 	struct rxd_engine_stats st;
 	struct rxd_port_info info;
-	int argc = 0, n_app = 3;
 
-	argv[argc++] = "test";
-	for (char *tok = strtok(line, " "); tok != NULL && argc < 31;
-	     tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	cr_assert_geq(rte_eal_init(argc, argv), 0, "EAL init");
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	cr_assert_geq(rxd_test_eal("%s", eal_args("0-1")), 0, "EAL init");
+	cr_assert_eq(rxd_test_rxd("--ip 10.0.0.1/24"), 0, "%s",
+		     rxd_last_error());
 	usleep(500 * 1000);
 	cr_assert_eq(rxd_port_info(0, &info), 0);
 	cr_assert(!info.link_up, "nobody connected, yet the link is up");
@@ -72,7 +67,6 @@ Test(link_down, engine_backs_off, .timeout = 60)
 	rxd_stop();
 	rte_eal_cleanup();
 	unlink(sock);
-	free(line);
 }
 
 Test(link_down, lazy_start_waits_for_the_link, .timeout = 60)

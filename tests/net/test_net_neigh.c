@@ -22,6 +22,7 @@
 #include "rxd_bytes.h"
 #include "rxd_net.h"
 #include "rxd_net_priv.h"
+#include "rxd_test_eal.h"
 
 static struct rte_mempool *pool;
 static struct rxd_net_port np;
@@ -42,11 +43,9 @@ capture_tx(void *ctx, struct rte_mbuf *m)
 static void
 start(void)
 {
-	char *argv[] = { "test", "--no-pci", "--no-huge", "-m", "64",
-		"--no-shconf", "--log-level=lib.eal:error", NULL };
 	struct rxd_conf c;
 
-	cr_assert_geq(rte_eal_init(7, argv), 0);
+	cr_assert_geq(rxd_test_eal("-m 64 --no-shconf"), 0);
 	pool = rte_pktmbuf_pool_create("hint", 256, 0, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
 	cr_assert_not_null(pool);

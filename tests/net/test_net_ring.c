@@ -20,20 +20,19 @@
 
 #include "rxd/rxd.h"
 #include "rxd_port.h"
+#include "rxd_test_eal.h"
 
 static void
 start(const char *lcores)
 {
-	char *eal[] = { "test", "-l", (char *)lcores, "--no-pci", "--no-huge",
-		"-m", "256", "--no-shconf", "--log-level=lib.eal:error" };
-	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip", "0:fd00::1/64",
-		"--ip", "1:10.0.0.2/24", "--ip", "1:fd00::2/64" };
-	int n_app = 9;
 	uint16_t a, b;
 
-	cr_assert_geq(rte_eal_init(9, eal), 0, "EAL init");
+	cr_assert_geq(rxd_test_eal("-l %s -m 256 --no-shconf", lcores), 0,
+		      "EAL init");
 	cr_assert_eq(rxd_port_ring_pair("ringA", "ringB", 0, &a, &b), 0);
-	cr_assert_eq(rxd_start(&n_app, app), 0, "rxd_start: %s", rxd_last_error());
+	cr_assert_eq(rxd_test_rxd("--ip 0:10.0.0.1/24 --ip 0:fd00::1/64 "
+		"--ip 1:10.0.0.2/24 --ip 1:fd00::2/64"), 0, "rxd_start: %s",
+		rxd_last_error());
 	cr_assert_eq(rxd_port_count(), 2);
 }
 
@@ -297,14 +296,10 @@ Test(net_inline, resolve_and_ping_inline)
 static void
 start_two_rx_queues(void)
 {
-	char *eal[] = { "test", "-l", "0-1", "--no-pci", "--no-huge", "-m",
-		"256", "--no-shconf", "--log-level=lib.eal:error" };
-	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
-		"1:10.0.0.2/24", "--set", "port0.rx_queues=2" };
 	struct rte_ring *idle, *ab, *ba;
-	int n_app = 7;
 
-	cr_assert_geq(rte_eal_init(9, eal), 0, "EAL init");
+	cr_assert_geq(rxd_test_eal("-l 0-1 -m 256 --no-shconf"), 0,
+		      "EAL init");
 	idle = rte_ring_create("rq_idle", 1024, 0, 0);
 	ab = rte_ring_create("rq_ab", 1024, 0, 0);
 	ba = rte_ring_create("rq_ba", 1024, 0, 0);
@@ -312,8 +307,9 @@ start_two_rx_queues(void)
 	cr_assert_geq(rte_eth_from_rings("rqA", (struct rte_ring *[]){ idle, ba },
 					 2, &ab, 1, 0), 0);
 	cr_assert_geq(rte_eth_from_rings("rqB", &ab, 1, &ba, 1, 0), 0);
-	cr_assert_eq(rxd_start(&n_app, app), 0, "rxd_start: %s",
-		     rxd_last_error());
+	cr_assert_eq(rxd_test_rxd("--ip 0:10.0.0.1/24 --ip 1:10.0.0.2/24 "
+		"--set port0.rx_queues=2"), 0, "rxd_start: %s",
+		rxd_last_error());
 }
 
 TestSuite(net_rx_queues, .init = start_two_rx_queues, .fini = stop,

@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_eal.h"
 
 #define EAL_INTR_THREAD "eal-intr-thread"   /* DPDK's name for it */
 
@@ -41,33 +42,16 @@ on_destroy(uint16_t port, enum rte_eth_event_type ev, void *arg, void *ret)
 	return 0;
 }
 
-/* EAL and rxd on a memif server nobody connects to. */
-static void
-start(char *line)
-{
-	char *argv[32], *app[] = { "test", "--ip", "10.0.0.1/24" };
-	int argc = 0, n_app = 3;
-
-	argv[argc++] = "test";
-	for (char *tok = strtok(line, " "); tok != NULL && argc < 31;
-	     tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	cr_assert_geq(rte_eal_init(argc, argv), 0, "EAL init");
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
-}
-
 Test(port_close, on_the_interrupt_thread, .timeout = 60)
 {
-	char line[512];
-
 	snprintf(sock, sizeof(sock), "/tmp/rxd-port-close-%d.sock", getpid());
 	unlink(sock);
-	snprintf(line, sizeof(line),
-		 "-l 0-1 --no-pci --no-huge -m 256 --no-shconf "
-		 "--log-level=lib.eal:error --log-level=pmd.net.memif:error "
-		 "--vdev=net_memif0,role=server,id=0,socket=%s,"
-		 "socket-abstract=no", sock);
-	start(line);
+	/* EAL and rxd on a memif server nobody connects to */
+	cr_assert_geq(rxd_test_eal("-l 0-1 -m 256 --no-shconf "
+		"--log-level=pmd.net.memif:error --vdev=net_memif0,role=server,"
+		"id=0,socket=%s,socket-abstract=no", sock), 0, "EAL init");
+	cr_assert_eq(rxd_test_rxd("--ip 10.0.0.1/24"), 0, "%s",
+		     rxd_last_error());
 	cr_assert_eq(rte_eth_dev_callback_register(RTE_ETH_ALL,
 		     RTE_ETH_EVENT_DESTROY, on_destroy, NULL), 0);
 	rxd_stop();

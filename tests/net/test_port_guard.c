@@ -21,6 +21,7 @@
 #include <rte_ring.h>
 
 #include "rxd_port_guard.h"
+#include "rxd_test_eal.h"
 
 static uint16_t port;
 static volatile uint8_t *gone;   /* a page that was unmapped */
@@ -28,14 +29,12 @@ static volatile uint8_t *gone;   /* a page that was unmapped */
 static void
 start(void)
 {
-	char *argv[] = { "test", "--no-huge", "--no-pci", "-m", "64",
-			 "--no-shconf", "--file-prefix", "rxdguard",
-			 "--log-level=lib.eal:error" };
 	struct rte_ring *r;
 	void *page;
 	int p;
 
-	cr_assert_geq(rte_eal_init(RTE_DIM(argv), argv), 0, "EAL init");
+	cr_assert_geq(rxd_test_eal("-m 64 --no-shconf --file-prefix rxdguard"),
+		      0, "EAL init");
 	r = rte_ring_create("guard", 64, SOCKET_ID_ANY,
 			    RING_F_SP_ENQ | RING_F_SC_DEQ);
 	cr_assert_not_null(r);

@@ -21,6 +21,7 @@
 #include <rte_eal.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_eal.h"
 
 #define CHURN 300            /* QPs created and destroyed, at least */
 #define MIN_READS 50         /* rounds of requests while they churn
@@ -43,16 +44,12 @@ struct reader {
 static void
 start(void)
 {
-	static char prefix[64];
-	char *eal[] = { "test", "-l", "0-1", "--no-pci", "--no-huge", "-m",
-		"256", "--file-prefix", prefix, "--vdev=net_ring0",
-		"--log-level=lib.eal:error" };
-	char *app[] = { "test", "--ip", "10.0.0.1/24" };
-	int n_app = 3, n = 0;
+	int n = 0;
 
-	snprintf(prefix, sizeof(prefix), "rxdtelrace%d", (int)getpid());
-	cr_assert_geq(rte_eal_init(11, eal), 0);
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	cr_assert_geq(rxd_test_eal("-l 0-1 -m 256 --file-prefix rxdtelrace%d "
+		"--vdev=net_ring0", (int)getpid()), 0);
+	cr_assert_eq(rxd_test_rxd("--ip 10.0.0.1/24"), 0, "%s",
+		     rxd_last_error());
 	list = ibv_get_device_list(&n);
 	cr_assert_eq(n, 1);
 	ctx = ibv_open_device(list[0]);

@@ -24,6 +24,7 @@
 #include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
+#include "rxd_test_eal.h"
 
 #define QKEY 0x01234567u
 #define MSGS 16u
@@ -275,17 +276,14 @@ server(int s)
 int
 main(int argc, char **argv)
 {
-	int n = rte_eal_init(argc, argv), s;
+	int s;
 	bool is_server;
 
-	if (n < 0)
+	if (rxd_test_start_main("mcast-two-proc", &argc, &argv) != 0)
 		return 2;
-	argc -= n;
-	argv += n;
-	if (rxd_start(&argc, argv) != 0 || argc < 3) {
-		fprintf(stderr, "mcast-two-proc: %s\n", argc < 3 ?
-			"usage: EAL -- [rxd options] server|client SOCKET" :
-			rxd_last_error());
+	if (argc < 3) {
+		fprintf(stderr, "usage: mcast-two-proc EAL -- [rxd options] "
+			"server|client SOCKET\n");
 		return 2;
 	}
 	is_server = strcmp(argv[1], "server") == 0;

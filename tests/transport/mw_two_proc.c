@@ -25,6 +25,7 @@
 #include "rxd_test_qp.h"
 #include "rxd_test_pattern.h"
 #include "rxd_test_sock.h"
+#include "rxd_test_eal.h"
 
 #define BUF 16384u
 #define WIN_OFF 4096u
@@ -198,20 +199,17 @@ main(int argc, char **argv)
 	struct rxd_test_rc_path path = { .rq_psn = 0x100, .sq_psn = 0x100,
 		.rd_atomic = 1, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
 		.path_mtu = IBV_MTU_1024 };
-	int n = rte_eal_init(argc, argv), s;
+	int s;
 	struct ibv_mw *mw = NULL;
 	struct peer me, peer;
 	bool is_server;
 	char r;
 
-	if (n < 0)
+	if (rxd_test_start_main("mw-two-proc", &argc, &argv) != 0)
 		return 2;
-	argc -= n;
-	argv += n;
-	if (rxd_start(&argc, argv) != 0 || argc < 3) {
-		fprintf(stderr, "mw-two-proc: %s\n", argc < 3 ?
-			"usage: EAL -- [rxd options] server|client SOCKET" :
-			rxd_last_error());
+	if (argc < 3) {
+		fprintf(stderr, "usage: mw-two-proc EAL -- [rxd options] "
+			"server|client SOCKET\n");
 		return 2;
 	}
 	is_server = strcmp(argv[1], "server") == 0;

@@ -20,6 +20,7 @@
 
 #include "peer_death.h"
 #include "rxd/rxd.h"
+#include "rxd_test_eal.h"
 
 static int
 usage(void)
@@ -32,16 +33,10 @@ usage(void)
 int
 main(int argc, char **argv)
 {
-	int n = rte_eal_init(argc, argv), rc;
+	int rc;
 
-	if (n < 0)
+	if (rxd_test_start_main("peer-death", &argc, &argv) != 0)
 		return 2;
-	argc -= n;
-	argv += n;
-	if (rxd_start(&argc, argv) != 0) {
-		fprintf(stderr, "peer-death: %s\n", rxd_last_error());
-		return 2;
-	}
 	if (argc < 3)
 		return usage();
 	pd_dev_open();

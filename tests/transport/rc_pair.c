@@ -13,6 +13,7 @@
 #include "rc_pair.h"
 #include "rxd/rxd.h"
 #include "rxd_port.h"
+#include "rxd_test_eal.h"
 
 static void
 open_end(struct rc_end *e, struct ibv_device *dev, const struct rc_opts *o)
@@ -141,51 +142,49 @@ rc_pair_connect_ex(struct rc_pair *p, const struct rc_opts *o,
 /*
  * RXD_ENGINES_PER_PORT=N (which sets port 0's engines_per_port) runs the
  * pair's tests with N engines on both ports: N worker lcores, floating
- * over the CPUs there are, and port 1 set like port 0.  @return the
- * application arguments added.
+ * over the CPUs there are, and port 1 set like port 0.  Writes the EAL's
+ * lcore option and rxd's options for it (both "" with no such N).
  */
-static int
-shard_args(const struct rc_opts *o, char **eal, char *port1, size_t len)
+static void
+shard_args(const struct rc_opts *o, char *lcores, size_t lcores_len,
+	   char *rxd, size_t rxd_len)
 {
-	static char lcores[32];
 	const char *v = getenv("RXD_ENGINES_PER_PORT");
 	unsigned int n = v != NULL ? (unsigned int)atoi(v) : 0;
 
-	if (n < 2 || strcmp(o->eal_lcores, "0") == 0)
-		return 0;
-	snprintf(lcores, sizeof(lcores), "(0-%u)@(0-1)", n);
-	eal[1] = "--lcores";
-	eal[2] = lcores;
-	snprintf(port1, len, "port1.engines_per_port=%u", n);
-	return 2;
+	if (n < 2 || strcmp(o->eal_lcores, "0") == 0) {
+		snprintf(lcores, lcores_len, "-l %s", o->eal_lcores);
+		rxd[0] = '\0';
+		return;
+	}
+	snprintf(lcores, lcores_len, "--lcores (0-%u)@(0-1)", n);
+	snprintf(rxd, rxd_len, "--set port1.engines_per_port=%u", n);
 }
 
 /*
  * RXD_PAIR_LINK=memif (ring, the default, is the net_ring pair; anything
  * else fails the test) joins the two ports with a pair of memif vdevs in
  * this process (server and client on one socket) instead of a net_ring
- * pair: the PMD rxd users run, with a queue pair per engine.  @return the
- * EAL arguments added at eal.
+ * pair: the PMD rxd users run, with a queue pair per engine.  Writes the
+ * EAL's options for it ("" for ring).  @return true for memif.
  */
-static int
-link_args(char **eal, char *socket_path, size_t len)
+static bool
+link_args(char *eal, size_t len)
 {
-	static char server[160], client[160];
 	const char *v = getenv("RXD_PAIR_LINK");
+	char sock[64];
 
+	eal[0] = '\0';
 	if (v == NULL || v[0] == '\0' || strcmp(v, "ring") == 0)
-		return 0;
+		return false;
 	cr_assert_str_eq(v, "memif", "RXD_PAIR_LINK: '%s' is neither ring "
 			 "nor memif", v);
-	snprintf(socket_path, len, "/tmp/rxd-pair-%d.sock", (int)getpid());
-	unlink(socket_path);
-	snprintf(server, sizeof(server), "--vdev=net_memif0,role=server,id=0,"
-		 "socket=%s,socket-abstract=no", socket_path);
-	snprintf(client, sizeof(client), "--vdev=net_memif1,role=client,id=0,"
-		 "socket=%s,socket-abstract=no", socket_path);
-	eal[0] = server;
-	eal[1] = client;
-	return 2;
+	snprintf(sock, sizeof(sock), "/tmp/rxd-pair-%d.sock", (int)getpid());
+	unlink(sock);
+	snprintf(eal, len, "--vdev=net_memif0,role=server,id=0,socket=%s,"
+		 "socket-abstract=no --vdev=net_memif1,role=client,id=0,"
+		 "socket=%s,socket-abstract=no", sock, sock);
+	return true;
 }
 
 /* Both ports ACTIVE (a memif link comes up a moment after the start). */
@@ -213,22 +212,16 @@ wait_active(struct ibv_device **list)
 void
 rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 {
-	char *eal[12] = { "test", "-l", (char *)o->eal_lcores, "--no-pci",
-		"--no-huge", "-m", "512", "--no-shconf",
-		"--log-level=lib.eal:error" };
-	static char pair_socket[64];
-	char port1[64];
-	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
-		"0:10.0.0.9/24", "--ip", "1:10.0.0.2/24", "--set",
-		"limits.mbufs=16383", "--set", port1 };
-	int n_app = 9, n = 0, n_eal = 9, memif;
+	char lcores[64], shard[64], link[256];
 	struct ibv_device **list;
+	bool memif;
+	int n = 0;
 
 	memset(p, 0, sizeof(*p));
-	n_app += shard_args(o, eal, port1, sizeof(port1));
-	memif = link_args(eal + n_eal, pair_socket, sizeof(pair_socket));
-	n_eal += memif;
-	cr_assert_geq(rte_eal_init(n_eal, eal), 0);
+	shard_args(o, lcores, sizeof(lcores), shard, sizeof(shard));
+	memif = link_args(link, sizeof(link));
+	cr_assert_geq(rxd_test_eal("%s -m 512 --no-shconf %s", lcores, link),
+		      0);
 	if (memif) {
 		p->port_a = 0;
 		p->port_b = 1;
@@ -236,7 +229,9 @@ rc_pair_start(struct rc_pair *p, const struct rc_opts *o)
 		cr_assert_eq(rxd_port_ring_pair("rcA", "rcB", 0, &p->port_a,
 						&p->port_b), 0);
 	}
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	cr_assert_eq(rxd_test_rxd("--ip 0:10.0.0.1/24 --ip 0:10.0.0.9/24 "
+		"--ip 1:10.0.0.2/24 --set limits.mbufs=16383 %s", shard), 0,
+		"%s", rxd_last_error());
 	list = ibv_get_device_list(&n);
 	cr_assert_eq(n, 2);
 	if (memif)

@@ -25,6 +25,7 @@
 #include "rxd_test_pattern.h"
 #include "rxd_test_qp.h"
 #include "rxd_test_sock.h"
+#include "rxd_test_eal.h"
 
 #define BIG (16u << 20)
 #define BUF (2 * BIG + 65536)
@@ -392,18 +393,12 @@ rc_client(const struct peer *r)
 int
 main(int argc, char **argv)
 {
-	int n = rte_eal_init(argc, argv), s;
-	bool server;
 	struct peer me, peer;
+	bool server;
+	int s;
 
-	if (n < 0)
+	if (rxd_test_start_main("rc-two-proc", &argc, &argv) != 0)
 		return 2;
-	argc -= n;
-	argv += n;
-	if (rxd_start(&argc, argv) != 0) {
-		fprintf(stderr, "rc-two-proc: %s\n", rxd_last_error());
-		return 2;
-	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: rc-two-proc EAL -- [rxd options] "
 			"server|client SOCKET\n");

@@ -16,6 +16,7 @@
 #include <rte_malloc.h>
 
 #include "rxd/rxd.h"
+#include "rxd_test_eal.h"
 
 #define N_QPS 10000
 
@@ -27,14 +28,12 @@ static struct ibv_cq *cq;
 static void
 start(void)
 {
-	char *eal[] = { "test", "-l", "0-1", "--no-pci", "--no-huge", "-m",
-		"2048", "--no-shconf", "--vdev=net_ring0",
-		"--log-level=lib.eal:error" };
-	char *app[] = { "test", "--ip", "10.0.0.1/24" };
-	int n_app = 3, n = 0;
+	int n = 0;
 
-	cr_assert_geq(rte_eal_init(10, eal), 0);
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	cr_assert_geq(rxd_test_eal("-l 0-1 -m 2048 --no-shconf "
+		"--vdev=net_ring0"), 0);
+	cr_assert_eq(rxd_test_rxd("--ip 10.0.0.1/24"), 0, "%s",
+		     rxd_last_error());
 	list = ibv_get_device_list(&n);
 	cr_assert_eq(n, 1);
 	ctx = ibv_open_device(list[0]);

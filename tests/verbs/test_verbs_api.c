@@ -23,6 +23,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_port.h"
+#include "rxd_test_eal.h"
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -31,20 +32,15 @@ static uint16_t ring_a;
 static void
 start_limits(const char *max_qp, const char *sq_depth)
 {
-	char *eal[] = { "test", "-l", "0-1", "--no-pci", "--no-huge", "-m",
-		"256", "--no-shconf", "--log-level=lib.eal:error" };
-	char qp_opt[64], sq_opt[64];
-	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
-		"1:10.0.0.2/24", "--set", qp_opt, "--set", sq_opt };
-	int n_app = 9, n = 0;
 	struct ibv_device **list;
 	uint16_t b;
+	int n = 0;
 
-	snprintf(qp_opt, sizeof(qp_opt), "limits.max_qp=%s", max_qp);
-	snprintf(sq_opt, sizeof(sq_opt), "limits.sq_depth=%s", sq_depth);
-	cr_assert_geq(rte_eal_init(9, eal), 0);
+	cr_assert_geq(rxd_test_eal("-l 0-1 -m 256 --no-shconf"), 0);
 	cr_assert_eq(rxd_port_ring_pair("vA", "vB", 0, &ring_a, &b), 0);
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	cr_assert_eq(rxd_test_rxd("--ip 0:10.0.0.1/24 --ip 1:10.0.0.2/24 "
+		"--set limits.max_qp=%s --set limits.sq_depth=%s", max_qp,
+		sq_depth), 0, "%s", rxd_last_error());
 	list = ibv_get_device_list(&n);
 	cr_assert_not_null(list);
 	cr_assert_eq(n, 2);

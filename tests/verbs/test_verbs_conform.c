@@ -25,6 +25,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_port.h"
+#include "rxd_test_eal.h"
 
 #define QKEY 0x11111111u
 
@@ -35,17 +36,14 @@ static struct ibv_pd *pd;
 static void
 start_on(char *lcores)
 {
-	char *eal[] = { "test", "-l", lcores, "--no-pci", "--no-huge", "-m",
-		"256", "--no-shconf", "--log-level=lib.eal:error" };
-	char *app[] = { "test", "--ip", "0:10.0.0.1/24", "--ip",
-		"1:10.0.0.2/24" };
-	int n_app = 5, n = 0;
 	struct ibv_device **list;
 	uint16_t a, b;
+	int n = 0;
 
-	cr_assert_geq(rte_eal_init(9, eal), 0);
+	cr_assert_geq(rxd_test_eal("-l %s -m 256 --no-shconf", lcores), 0);
 	cr_assert_eq(rxd_port_ring_pair("vA", "vB", 0, &a, &b), 0);
-	cr_assert_eq(rxd_start(&n_app, app), 0, "%s", rxd_last_error());
+	cr_assert_eq(rxd_test_rxd("--ip 0:10.0.0.1/24 --ip 1:10.0.0.2/24"), 0,
+		     "%s", rxd_last_error());
 	list = ibv_get_device_list(&n);
 	cr_assert_not_null(list);
 	ctx = ibv_open_device(list[0]);
