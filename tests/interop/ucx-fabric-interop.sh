@@ -145,7 +145,7 @@ for side in guest rxd; do
 		"$ucp" "$nodgid" ucx_perftest -t tag_bw -n 200
 	pair "fi-msg-$side" $side $fab "^1m +5 +=5 " "" "" \
 		fi_pingpong -p verbs -e msg -c -I 5
-	pair "fi-rdm-$side" $side $fab "^1m +5 +=5 " "FI_UNIVERSE_SIZE=8" "" \
+	pair "fi-rdm-$side" $side $fab "^1m +5 +=5 " "" "" \
 		fi_pingpong -p "verbs;ofi_rxm" -e rdm -c -I 5
 	}
 done

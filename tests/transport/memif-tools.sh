@@ -5,9 +5,10 @@
 # unmodified tools through build/compat/libibverbs.so.1: ibv_rc_pingpong
 # (plain, -e completion events, -N the ibv_wr_* API, -t extended CQ with
 # timestamps), ibv_ud/uc/srq_pingpong with data checks, and perftest
-# (write/read/send/atomic), each side with an engine lcore; then three
-# pairs with one lcore a side (inline engines).  Each pair must complete
-# on both sides.  Usage: memif-tools.sh BUILD_DIR
+# (write/read/send/atomic, and the queues of 4096 and 10000 WRs that
+# perftest's -t/-r and -c UD -n ask for), each side with an engine lcore;
+# then three pairs with one lcore a side (inline engines).  Each pair
+# must complete on both sides.  Usage: memif-tools.sh BUILD_DIR
 set -u
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -84,6 +85,10 @@ pair atomic-bw ib_atomic_bw "-n 200"
 pair send-lat ib_send_lat "-s 8 -n 200"
 pair write-lat ib_write_lat "-s 8 -n 200"
 pair read-lat ib_read_lat "-s 8 -n 200"
+# queues as deep as programs ask with their own flags: a 4096-WR send and
+# receive queue, a UD latency run that posts 10000 receives
+pair send-bw-deep ib_send_bw "-s 4096 -n 20000 -t 4096 -r 4096"
+pair ud-send-lat ib_send_lat "-c UD -s 8 -n 10000"
 # One lcore a side (inline engines): perftest's write_bw server never
 # polls, it waits in a TCP read while the client writes.
 LCORES_S=0 LCORES_C=1 pair write-bw-inline ib_write_bw "-s 65536 -n 2000"
