@@ -37,28 +37,6 @@ rxd_cm_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-struct rxd_cm_dev *
-rxd_cm_dev_of_port(unsigned int port)
-{
-	unsigned int i;
-
-	for (i = 0; i < rxd_cm.n_dev; i++)
-		if (rxd_cm.dev[i].port == port)
-			return &rxd_cm.dev[i];
-	return NULL;
-}
-
-struct rxd_cm_dev *
-rxd_cm_dev_of_verbs(const struct ibv_context *verbs)
-{
-	unsigned int i;
-
-	for (i = 0; i < rxd_cm.n_dev; i++)
-		if (rxd_cm.dev[i].verbs == verbs)
-			return &rxd_cm.dev[i];
-	return NULL;
-}
-
 static int
 post_recv(struct rxd_cm_dev *d, unsigned int slot)
 {

@@ -214,10 +214,6 @@ int rxd_cm_gsi_post(struct rxd_cm_dev *dev, uint8_t sgid_index,
 void rxd_cm_wake(void);
 /** Milliseconds of a monotonic clock. */
 uint64_t rxd_cm_now_ms(void);
-/** The device of rxd port @p port, or NULL. */
-struct rxd_cm_dev *rxd_cm_dev_of_port(unsigned int port);
-/** The device whose verbs context this is, or NULL. */
-struct rxd_cm_dev *rxd_cm_dev_of_verbs(const struct ibv_context *verbs);
 
 /* rxd_cm_event.c (callers hold rxd_cm.lock) */
 /**

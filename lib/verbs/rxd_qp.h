@@ -62,16 +62,16 @@ bool rxd_verbs_sq_open(const struct rxd_qp *qp);
 int rxd_verbs_sq_push(struct rxd_qp *qp, const struct rxd_send_wqe *w);
 
 /**
- * Apply a BIND_MW or LOCAL_INV WQE (rxd_verbs_mw.c); 0 for other opcodes.
- * @return 0 or the errno value that refuses the work request.
- */
-int rxd_verbs_mw_apply(struct rxd_qp *qp, const struct rxd_send_wqe *w);
-
-/**
  * Queue a built send WQE, applying a window bind or invalidation first
  * (caller holds sq_lock).  @return 0, ENOMEM or the bind's error.
  */
 int rxd_verbs_sq_post(struct rxd_qp *qp, const struct rxd_send_wqe *w);
+
+/**
+ * Apply a BIND_MW or LOCAL_INV WQE (rxd_verbs_mw.c); 0 for other opcodes.
+ * @return 0 or the errno value that refuses the work request.
+ */
+int rxd_verbs_mw_apply(struct rxd_qp *qp, const struct rxd_send_wqe *w);
 
 /** Install ibv_alloc_mw, ibv_dealloc_mw and ibv_bind_mw. */
 void rxd_verbs_mw_set_ops(struct ibv_context_ops *o);

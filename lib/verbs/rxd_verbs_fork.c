@@ -20,12 +20,7 @@
  * cannot start a second stack in such a child (EAL starts once per
  * process), so the lazy start (rxd_verbs_start.c) refuses there.
  */
-#include <stddef.h>
-
-#include <infiniband/verbs.h>
-
-int ibv_dontfork_range(void *base, size_t size);
-int ibv_dofork_range(void *base, size_t size);
+#include "rxd_verbs_compat.h"
 
 int
 ibv_fork_init(void)

@@ -10,24 +10,11 @@
  * kept (both sides hold LIDs, P_Key and flow label alike), and the
  * destination fields with no kernel counterpart are left untouched.
  * Debian installs no header declaring these four (rdma-core keeps them in
- * its private marshall.h), hence the prototypes below; const on the
- * sources does not change the ABI.
+ * its private marshall.h): their prototypes are in rxd_verbs_compat.h.
  */
 #include <string.h>
 
-#include <infiniband/sa.h>
-#include <infiniband/verbs.h>
-#include <rdma/ib_user_sa.h>
-#include <rdma/ib_user_verbs.h>
-
-void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst,
-				const struct ib_uverbs_ah_attr *src);
-void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst,
-				const struct ib_uverbs_qp_attr *src);
-void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst,
-				 const struct ib_user_path_rec *src);
-void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst,
-			       const struct ibv_sa_path_rec *src);
+#include "rxd_verbs_compat.h"
 
 static void
 copy_grh_from_kern(struct ibv_global_route *dst,

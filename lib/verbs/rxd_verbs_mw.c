@@ -272,19 +272,6 @@ rxd_verbs_mw_apply(struct rxd_qp *qp, const struct rxd_send_wqe *w)
 	return bind(qp, w->bind.mw, w->rkey, &w->bind.info);
 }
 
-int
-rxd_verbs_sq_post(struct rxd_qp *qp, const struct rxd_send_wqe *w)
-{
-	int rc = 0;
-
-	if (__atomic_load_n(&qp->sq_outstanding, __ATOMIC_ACQUIRE) >=
-	    qp->cap.max_send_wr)
-		rc = ENOMEM;
-	if (rc == 0)
-		rc = rxd_verbs_mw_apply(qp, w);
-	return rc == 0 ? rxd_verbs_sq_push(qp, w) : rc;
-}
-
 /* ibv_bind_mw: a type 1 bind posted on qp with the next key byte. */
 static int
 bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw, struct ibv_mw_bind *mb)

@@ -160,6 +160,19 @@ rxd_verbs_sq_push(struct rxd_qp *qp, const struct rxd_send_wqe *w)
 	return 0;
 }
 
+int
+rxd_verbs_sq_post(struct rxd_qp *qp, const struct rxd_send_wqe *w)
+{
+	int rc = 0;
+
+	if (__atomic_load_n(&qp->sq_outstanding, __ATOMIC_ACQUIRE) >=
+	    qp->cap.max_send_wr)
+		rc = ENOMEM;
+	if (rc == 0)
+		rc = rxd_verbs_mw_apply(qp, w);
+	return rc == 0 ? rxd_verbs_sq_push(qp, w) : rc;
+}
+
 bool
 rxd_verbs_sq_open(const struct rxd_qp *qp)
 {

@@ -26,27 +26,9 @@
  * with any.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
-#include <infiniband/verbs.h>
+#include "rxd_verbs_compat.h"
 
-struct ibv_command_buffer;
-struct verbs_device_ops;
-struct verbs_context_ops;
-struct verbs_sysfs_dev;
-
-/* A parameterless stub, listed for the unit test. */
-struct rxd_verbs_stub {
-	const char *name;
-	int (*fn)(void);
-};
-
-extern const struct rxd_verbs_stub rxd_verbs_private_stubs[];
-
-/* rdma-core's switch for destroying objects of a disassociated device. */
 bool verbs_allow_disassociate_destroy;
 
 static int
@@ -123,8 +105,6 @@ no_kernel(void)
 
 RXD_CMD_STUBS(RXD_CMD_DEFINE)
 
-int ibv_cmd_poll_cq(void);
-
 /* Like ibv_poll_cq(3): a negative count on failure. */
 int
 ibv_cmd_poll_cq(void)
@@ -135,33 +115,10 @@ ibv_cmd_poll_cq(void)
 
 #define RXD_CMD_ENTRY(name) { #name, name },
 
-/* Every ibv_cmd_* stub returning ENOSYS, NULL-terminated. */
 const struct rxd_verbs_stub rxd_verbs_private_stubs[] = {
 	RXD_CMD_STUBS(RXD_CMD_ENTRY)
 	{ NULL, NULL },
 };
-
-int execute_ioctl(struct ibv_context *context,
-		  struct ibv_command_buffer *cmd);
-unsigned int __ioctl_final_num_attrs(unsigned int num_attrs,
-				     struct ibv_command_buffer *link);
-void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd,
-				    size_t alloc_size,
-				    struct verbs_context *context_offset,
-				    uint32_t driver_id);
-struct ibv_context *verbs_open_device(struct ibv_device *device,
-				      void *private_data);
-void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
-		   struct ibv_comp_channel *channel, void *cq_context);
-void verbs_set_ops(struct verbs_context *vctx,
-		   const struct verbs_context_ops *ops);
-void verbs_uninit_context(struct verbs_context *context);
-void verbs_register_driver_34(const struct verbs_device_ops *ops);
-void __verbs_log(struct verbs_context *ctx, uint32_t level,
-		 char *format, ...);
-int ibv_read_ibdev_sysfs_file(char *buf, size_t size,
-			      struct verbs_sysfs_dev *sysfs_dev,
-			      const char *fnfmt, ...);
 
 int
 execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)

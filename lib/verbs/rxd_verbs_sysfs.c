@@ -25,14 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <infiniband/verbs.h>
+#include "rxd_verbs_compat.h"
 
 /* Longest SYSFS_PATH kept, as in rdma-core (IBV_SYSFS_PATH_MAX). */
 #define RXD_SYSFS_PATH_MAX 256
-
-const char *ibv_get_sysfs_path(void);
-int ibv_read_sysfs_file(const char *dir, const char *file, char *buf,
-			size_t size);
 
 static char sysfs_path_buf[RXD_SYSFS_PATH_MAX + 1];
 static const char *sysfs_path = "/sys";

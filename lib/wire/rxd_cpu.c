@@ -92,12 +92,6 @@ rxd_cpu_has(enum rxd_cpu_feature f)
 	return (cpu_present & ~cpu_masked & 1u << f) != 0;
 }
 
-const char *
-rxd_cpu_feature_name(enum rxd_cpu_feature f)
-{
-	return (unsigned int)f < RXD_CPU_N_FEATURES ? feature_names[f] : "?";
-}
-
 /* Append the names of the features in set to buf at *used. */
 static void
 describe_set(char *buf, uint32_t size, uint32_t *used, uint32_t set)

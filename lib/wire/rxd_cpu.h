@@ -29,9 +29,6 @@ enum rxd_cpu_feature {
 /** true if the CPU has the feature and it is not masked. */
 bool rxd_cpu_has(enum rxd_cpu_feature f);
 
-/** The feature's name as RXD_CPU_FEATURES_OFF spells it ("avx512f"). */
-const char *rxd_cpu_feature_name(enum rxd_cpu_feature f);
-
 /**
  * Parse a RXD_CPU_FEATURES_OFF list.
  * @param list names separated by commas or spaces (NULL: none).

@@ -29,7 +29,8 @@ lib/qp 3
 lib/transport 4
 lib/engine 5
 lib/verbs 6
-lib/cm 7'
+lib/cm 7
+lib/rsockets 8'
 
 # The headers of a folder as one extended regular expression (a|b|...).
 header_pattern() {
