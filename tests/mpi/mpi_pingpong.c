@@ -4,12 +4,12 @@
  * (the others wait at a barrier) runs MPI_Send/MPI_Recv round trips of
  * each size: the lower rank sends a pattern of the round, the higher rank
  * checks every byte and sends back the pattern of the next round, which
- * the lower rank checks.  Then every rank takes part in an allreduce of a
- * vector whose sum it knows.  Rank 0 prints, per pair and size,
- * "pair A-B size N: K round trips, T us each, B MB/s" (MB/s counts both
- * directions' bytes over the time), and "allreduce N doubles: ok" or the
- * first difference.  Exit status: 0 when every byte and every sum was
- * right, 1 otherwise.
+ * the lower rank checks.  Then every rank takes part in BIG_ITERS
+ * allreduces of a vector whose sum it knows.  Rank 0 prints, per pair and
+ * size, "pair A-B size N: K round trips, T us each, B MB/s" (MB/s counts
+ * both directions' bytes over the time), and "allreduce N doubles over R
+ * ranks: ok, T us each" (or DATA WRONG, after the first difference).
+ * Exit status: 0 when every byte and every sum was right, 1 otherwise.
  *
  * Usage: mpi-pingpong [-s SIZE[,SIZE...]] [-n ITERS] [-N BIG_ITERS]
  *   sizes default 8,4096,65536,1048576,8388608; ITERS (default 1000)
@@ -130,23 +130,31 @@ pingpong(int me, int a, int b, size_t len, unsigned int iters,
 	return bad;
 }
 
-/* Every rank adds (rank + 1) * (i + 1) at i: the sum is known. */
+/*
+ * Every rank adds (rank + 1) * (i + 1) at i, iters times: the sum is
+ * known.  @return 1 if a sum was wrong; *us the time of one allreduce.
+ */
 static int
-allreduce(int me, int n)
+allreduce(int me, int n, unsigned int iters, double *us)
 {
 	static double in[REDUCE_N], out[REDUCE_N];
-	double ranks = (double)n * (n + 1) / 2;
+	double ranks = (double)n * (n + 1) / 2, t0;
 	int bad = 0;
 
 	for (int i = 0; i < REDUCE_N; i++)
 		in[i] = (double)(me + 1) * (i + 1);
-	MPI_Allreduce(in, out, REDUCE_N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-	for (int i = 0; i < REDUCE_N && !bad; i++)
-		if (out[i] != ranks * (i + 1)) {
-			printf("rank %d: allreduce [%d] = %g, not %g\n", me, i,
-			       out[i], ranks * (i + 1));
-			bad = 1;
-		}
+	t0 = MPI_Wtime();
+	for (unsigned int k = 0; k < iters; k++) {
+		MPI_Allreduce(in, out, REDUCE_N, MPI_DOUBLE, MPI_SUM,
+			      MPI_COMM_WORLD);
+		for (int i = 0; i < REDUCE_N && !bad; i++)
+			if (out[i] != ranks * (i + 1)) {
+				printf("rank %d: allreduce [%d] = %g, not %g\n",
+				       me, i, out[i], ranks * (i + 1));
+				bad = 1;
+			}
+	}
+	*us = (MPI_Wtime() - t0) * 1e6 / iters;
 	return bad;
 }
 
@@ -156,6 +164,7 @@ main(int argc, char **argv)
 	struct opts o;
 	size_t max = 0;
 	int me, n, bad = 0, all_bad;
+	double us;
 	uint8_t *buf;
 
 	MPI_Init(&argc, &argv);
@@ -184,11 +193,11 @@ main(int argc, char **argv)
 						o.iters, buf);
 				MPI_Barrier(MPI_COMM_WORLD);
 			}
-	bad += allreduce(me, n);
+	bad += allreduce(me, n, o.big_iters, &us);
 	MPI_Allreduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	if (me == 0)
-		printf("allreduce %d doubles over %d ranks: %s\n", REDUCE_N, n,
-		       all_bad ? "DATA WRONG somewhere" : "ok");
+		printf("allreduce %d doubles over %d ranks: %s, %.2f us each\n",
+		       REDUCE_N, n, all_bad ? "DATA WRONG somewhere" : "ok", us);
 	free(buf);
 	MPI_Finalize();
 	return all_bad != 0;
