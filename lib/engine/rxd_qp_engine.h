@@ -13,12 +13,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "rxd_engine_cmd.h"
 #include "rxd_qp_core.h"
-
-struct rxd_engine;
-
-/** A control command: fn runs on the engine's lcore. */
-typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
 
 /**
  * Run fn on the engine serving an rxd port and return its result
@@ -51,19 +47,6 @@ void rxd_qp_detach(struct rxd_qp_core *qp);
  */
 int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
 		 int mask);
-
-/**
- * Run the keepalive of a slice of the engine's QPs (engine side, every
- * tick): each QP of its ports is looked at once every 100 ticks.
- */
-void rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now);
-
-/**
- * Which of a port's n engines owns the frames to QPN qpn, the rule both
- * ends of a link follow: QP1 and multicast (the groups) the first (0),
- * any other QPN modulo n.
- */
-unsigned int rxd_qp_share(uint32_t qpn, unsigned int n);
 
 /** The QP with this QPN on a port, or NULL (engine side). */
 struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);
