@@ -28,8 +28,9 @@ pmd_glue 2
 lib/qp 3
 lib/transport 4
 lib/engine 5
-lib/verbs 6
-lib/cm 7'
+lib/stack 6
+lib/verbs 7
+lib/cm 8'
 
 # The headers of a folder as one extended regular expression (a|b|...).
 header_pattern() {

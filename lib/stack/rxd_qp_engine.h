@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the engines do for a queue pair and a port when lib/verbs asks:
+ * What the stack does for a queue pair and a port when lib/verbs asks:
  * place a QP on the engine that owns it and publish it in the port's QP
  * table, apply attributes on that engine, look a QPN up, run a command on
- * a port's engine.  The QP core itself (lib/qp) is below the engine and
- * the transport; these calls are the engine's, so they live here.
+ * a port's engine.  The QP tables are the stack's, which lends each
+ * engine its ports' tables to read (struct rxd_engine_host); the QP core
+ * itself (lib/qp) is below the engine and the transport.
  */
 #ifndef RXD_QP_ENGINE_H
 #define RXD_QP_ENGINE_H

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The running stack's state, shared by the rxd_stack*.c files only. */
+/*
+ * lib/stack: the host-wide stack over the engines, and its state (rxd_stk),
+ * shared by lib/stack's files only.  It starts and stops ports and
+ * engines, owns the QP tables and placement, and implements
+ * include/rxd/rxd.h; the engines get what they need of it as data.
+ */
 #ifndef RXD_STACK_H
 #define RXD_STACK_H
 
