@@ -3,9 +3,10 @@
 #
 # tests/layers/include-arrows.sh SOURCE_ROOT: the layers of
 # doc/architecture.md include downwards only.  A .c or .h file of a layer
-# may include the headers of its own folder and of layers ranked below it,
-# never a header of a layer of the same or a higher rank: so lib/transport
-# includes no lib/engine header, and lib/qp (below both) neither.  An
+# (or of its subfolders) may include the headers of its own folder and of
+# layers ranked below it, never a header of a layer of the same or a higher
+# rank: so lib/transport includes no lib/engine header, and lib/qp (below
+# both) neither.  An
 # include is matched by the header's file name, with or without a folder
 # ("rxd_engine.h", "engine/rxd_engine.h", <rxd_engine.h>).  Every folder of
 # lib/ must have a row.  Beyond ranks, some pairs are forbidden outright
@@ -48,6 +49,17 @@ header_pattern() {
 	ls "$1" | sed -n 's/\./\\./g; /\\\.h$/p' | paste -sd '|' -
 }
 
+# Print "file:line: #include ... (note $4)" for every include, in the files
+# of folder $2 of the tree at $1 (subfolders too), of a header of folder
+# $3.
+include_hits() {
+	pat=$(header_pattern "$1/$3")
+	[ -n "$pat" ] || return 0
+	(cd "$1" && grep -rnE --include='*.c' --include='*.h' \
+		"^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]([^\">]*/)?($pat)[\">]" \
+		"$2") | sed "s|\$| ($4)|"
+}
+
 # Print "file:line: includes folder/header" for every include upwards in the
 # tree at $1 ranked by $2; the count of such includes is the exit status.
 upward_includes() {
@@ -59,13 +71,10 @@ upward_includes() {
 		while read -r to to_rank; do
 			[ "$to" != "$from" ] && [ "$to_rank" -ge "$rank" ] &&
 				[ -d "$tree/$to" ] || continue
-			pat=$(header_pattern "$tree/$to")
-			[ -n "$pat" ] || continue
-			hits=$(cd "$tree" && grep -nE \
-				"^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]([^\">]*/)?($pat)[\">]" \
-				"$from"/*.c "$from"/*.h 2>/dev/null)
+			hits=$(include_hits "$tree" "$from" "$to" \
+				"a header of $to, rank $to_rank over $rank")
 			[ -n "$hits" ] || continue
-			echo "$hits" | sed "s|\$| (a header of $to, rank $to_rank over $rank)|"
+			echo "$hits"
 			found=$((found + $(echo "$hits" | wc -l)))
 		done <<EOF
 $layers
@@ -84,13 +93,10 @@ forbidden_includes() {
 	found=0
 	while read -r from to; do
 		[ -d "$tree/$from" ] && [ -d "$tree/$to" ] || continue
-		pat=$(header_pattern "$tree/$to")
-		[ -n "$pat" ] || continue
-		hits=$(cd "$tree" && grep -rnE --include='*.c' --include='*.h' \
-			"^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]([^\">]*/)?($pat)[\">]" \
-			"$from")
+		hits=$(include_hits "$tree" "$from" "$to" \
+			"a header of $to, forbidden to $from")
 		[ -n "$hits" ] || continue
-		echo "$hits" | sed "s|\$| (a header of $to, forbidden to $from)|"
+		echo "$hits"
 		found=$((found + $(echo "$hits" | wc -l)))
 	done <<EOF
 $2
