@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the engines do for a queue pair and a port when lib/verbs asks:
- * place a QP on the engine that owns it and publish it in the port's QP
- * table, apply attributes on that engine, look a QPN up, run a command on
- * a port's engine.  The QP core itself (lib/qp) is below the engine and
- * the transport; these calls are the engine's, so they live here.
+ * make a QP's transport state, place the QP on the engine that owns it
+ * and publish it in the port's QP table, apply attributes on that engine,
+ * look a QPN up, run a command on a port's engine.  The QP core itself
+ * (lib/qp) is below the engine and the transport; these calls are the
+ * engine's, so they live here, and lib/verbs includes no lib/transport
+ * header.
  */
 #ifndef RXD_QP_ENGINE_H
 #define RXD_QP_ENGINE_H
@@ -16,6 +18,7 @@
 #include "rxd_qp_core.h"
 
 struct rxd_engine;
+struct rxd_qp_memory;
 
 /** A control command: fn runs on the engine's lcore. */
 typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
@@ -34,16 +37,24 @@ int rxd_port_call(unsigned int port, rxd_engine_fn fn, void *arg);
 unsigned int rxd_port_engines(unsigned int port);
 
 /**
- * Place a QP on the engine serving its port and publish it in the port's
- * QP table.  @return 0 or a negative errno (-ENOSPC: QPN out of range).
+ * Make a QP's transport state (a send window of sq_size WRs), place the
+ * QP on the engine serving its port and publish it in the port's QP
+ * table.  @return 0 or a negative errno (-ENOMEM, -ENOSPC: QPN out of
+ * range); then nothing is left to undo.
  */
-int rxd_qp_attach(struct rxd_qp_core *qp);
+int rxd_qp_attach(struct rxd_qp_core *qp, uint32_t sq_size);
 
 /**
- * Unpublish a QP, take it off its engine's timers and doorbells, and wait
- * until no engine uses it.
+ * Unpublish a QP, take it off its engine's timers and doorbells, wait
+ * until no engine uses it and free its transport state.
  */
 void rxd_qp_detach(struct rxd_qp_core *qp);
+
+/**
+ * The transport state's share of rxd_qp_memory() (state, send window,
+ * responder resources) for a QP of sq_size send WRs.
+ */
+void rxd_qp_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m);
 
 /**
  * Apply checked attributes on the QP's engine (state, PSNs, path).

@@ -19,7 +19,6 @@
 #include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
 #include "rxd_verbs_gsi.h"
-#include "rxd_transport.h"
 
 
 static const uint64_t send_ops_known = IBV_QP_EX_WITH_RDMA_WRITE |
@@ -156,8 +155,7 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 	rc = qpn_alloc(core->port, &core->qpn);
 	if (rc != 0)
 		return rc;
-	if (rxd_transport_init(core, a->cap.max_send_wr) != 0 ||
-	    rxd_qp_attach(core) != 0) {
+	if (rxd_qp_attach(core, a->cap.max_send_wr) != 0) {
 		qpn_free(core->port, core->qpn);
 		return ENOMEM;
 	}
@@ -167,7 +165,6 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 static void
 free_core(struct rxd_qp *qp)
 {
-	rxd_transport_fini(&qp->core);
 	rxd_verbs_ring_free(qp->core.sq);
 	rxd_verbs_ring_free(qp->core.rq);
 	if (qp->core.srq != NULL)
