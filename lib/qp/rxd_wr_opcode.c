@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The work-request opcode table (rxd_wr_opcode.h). */
+#include "rxd/rxd_flush.h"
+#include "rxd_wire.h"
+#include "rxd_wr_opcode.h"
+
+#define RC RXD_WR_QPT(IBV_QPT_RC)
+#define UC RXD_WR_QPT(IBV_QPT_UC)
+#define UD RXD_WR_QPT(IBV_QPT_UD)
+
+/* A message of one packet kind, whatever its length. */
+#define ONE(op) .only = (op), .first = (op), .middle = (op), .last = (op)
+
+const struct rxd_wr_opcode rxd_wr_opcode_table[RXD_WR_OPCODES] = {
+	[IBV_WR_SEND] = { RC | UC | UD, 0, IBV_WC_SEND, 0,
+		RXD_OP_RC_SEND_ONLY, RXD_OP_RC_SEND_FIRST,
+		RXD_OP_RC_SEND_MIDDLE, RXD_OP_RC_SEND_LAST },
+	[IBV_WR_SEND_WITH_IMM] = { RC | UC | UD, 0, IBV_WC_SEND, 0,
+		RXD_OP_RC_SEND_ONLY_IMM, RXD_OP_RC_SEND_FIRST,
+		RXD_OP_RC_SEND_MIDDLE, RXD_OP_RC_SEND_LAST_IMM },
+	[IBV_WR_SEND_WITH_INV] = { RC, 0, IBV_WC_SEND, 0,
+		RXD_OP_RC_SEND_ONLY_INV, RXD_OP_RC_SEND_FIRST,
+		RXD_OP_RC_SEND_MIDDLE, RXD_OP_RC_SEND_LAST_INV },
+	[IBV_WR_RDMA_WRITE] = { RC | UC, 0, IBV_WC_RDMA_WRITE, 0,
+		RXD_OP_RC_WRITE_ONLY, RXD_OP_RC_WRITE_FIRST,
+		RXD_OP_RC_WRITE_MIDDLE, RXD_OP_RC_WRITE_LAST },
+	[IBV_WR_RDMA_WRITE_WITH_IMM] = { RC | UC, 0, IBV_WC_RDMA_WRITE, 0,
+		RXD_OP_RC_WRITE_ONLY_IMM, RXD_OP_RC_WRITE_FIRST,
+		RXD_OP_RC_WRITE_MIDDLE, RXD_OP_RC_WRITE_LAST_IMM },
+	[IBV_WR_RDMA_READ] = { RC, RXD_WRF_RESPONSE | RXD_WRF_FILLS_SGE,
+		IBV_WC_RDMA_READ, RXD_WR_LEN_MSG, ONE(RXD_OP_RC_READ_REQ) },
+	[IBV_WR_ATOMIC_CMP_AND_SWP] = { RC, RXD_WRF_RESPONSE |
+		RXD_WRF_FILLS_SGE | RXD_WRF_ATOMIC, IBV_WC_COMP_SWAP, 8,
+		ONE(RXD_OP_RC_CMP_SWAP) },
+	[IBV_WR_ATOMIC_FETCH_AND_ADD] = { RC, RXD_WRF_RESPONSE |
+		RXD_WRF_FILLS_SGE | RXD_WRF_ATOMIC, IBV_WC_FETCH_ADD, 8,
+		ONE(RXD_OP_RC_FETCH_ADD) },
+	[IBV_WR_ATOMIC_WRITE] = { RC, RXD_WRF_RESPONSE | RXD_WRF_PLACEMENT,
+		IBV_WC_ATOMIC_WRITE, 8, ONE(RXD_OP_RC_ATOMIC_WRITE) },
+	[RXD_WR_FLUSH] = { RC, RXD_WRF_RESPONSE | RXD_WRF_PLACEMENT |
+		RXD_WRF_WR_EX_ONLY, RXD_WC_FLUSH, 0, ONE(RXD_OP_RC_FLUSH) },
+	/* no packet */
+	[IBV_WR_BIND_MW] = { .qp_types = RC | UC, .flags = RXD_WRF_LOCAL,
+		.wc_opcode = IBV_WC_BIND_MW },
+	[IBV_WR_LOCAL_INV] = { .qp_types = RC | UC, .flags = RXD_WRF_LOCAL,
+		.wc_opcode = IBV_WC_LOCAL_INV },
+};
