@@ -61,6 +61,7 @@ struct rxd_wr_opcode {
 	 *  and of the first, middle and last packet of a longer one; UC's
 	 *  and UD's are the same in their transport's opcode range. */
 	uint8_t only, first, middle, last;
+	uint16_t send_ops;         /**< its IBV_QP_EX_WITH_* bit (ibv_wr_*) */
 };
 
 /** The single work-request opcode table, indexed by enum ibv_wr_opcode. */
@@ -79,6 +80,9 @@ rxd_wr_is(uint8_t opcode, unsigned int flags)
 {
 	return (rxd_wr_opcode(opcode)->flags & flags) != 0;
 }
+
+/** The IBV_QP_EX_WITH_* bits of every supported opcode. */
+uint64_t rxd_wr_send_ops(void);
 
 /** Whether a QP of type @p type may post opcode @p op. */
 static inline bool

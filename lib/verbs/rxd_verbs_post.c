@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
 
 #define SEND_FLAGS_KNOWN (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \

@@ -71,6 +71,8 @@ Test(wr_opcode, flags_agree)
 			cr_expect(f & RXD_WRF_FILLS_SGE, "WR opcode %u", wr);
 		if (f & RXD_WRF_PLACEMENT)
 			cr_expect(!(f & RXD_WRF_FILLS_SGE), "WR opcode %u", wr);
+		if (o->qp_types != 0)
+			cr_expect(o->send_ops != 0, "WR opcode %u: ibv_wr_*", wr);
 		if (f & RXD_WRF_LOCAL)
 			cr_expect(f == RXD_WRF_LOCAL && o->wc_len == 0,
 				  "WR opcode %u: done at post", wr);
@@ -85,4 +87,7 @@ Test(wr_opcode, posting_rules)
 	cr_expect(!rxd_wr_allowed(IBV_QPT_RC, IBV_WR_TSO));
 	cr_expect(!rxd_wr_allowed(IBV_QPT_RC, (enum ibv_wr_opcode)99));
 	cr_expect(!rxd_wr_allowed((enum ibv_qp_type)200, IBV_WR_SEND));
+	cr_expect_eq(rxd_wr_send_ops() & (IBV_QP_EX_WITH_SEND |
+		IBV_QP_EX_WITH_ATOMIC_WRITE | IBV_QP_EX_WITH_TSO),
+		IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_ATOMIC_WRITE);
 }
