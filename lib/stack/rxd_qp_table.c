@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * QP placement and the per-port QP tables (see rxd_qp_engine.h; the
- * engines read the tables lent to them, rxd_engine_qp()), and the state changes an engine applies
+ * engines read the tables lent to them, rxd_engine_qp()), a QP's
+ * transport state made at attach and freed at detach, and the state
+ * changes an engine applies
  * itself: a QP returning to RESET drops its queued work requests
  * silently, a UD QP being destroyed sends what was posted first.  A QP entering ERR flushes them with
  * IBV_WC_WR_FLUSH_ERR through lib/qp's rxd_qp_flush().
@@ -112,7 +114,7 @@ bind_cmd(struct rxd_engine *e, void *arg)
 }
 
 int
-rxd_qp_attach(struct rxd_qp_core *qp)
+rxd_qp_attach(struct rxd_qp_core *qp, uint32_t sq_size)
 {
 	struct rxd_qp_core **s = slot(qp->port, qp->qpn);
 	struct rxd_engine *e = rxd_stack_qp_engine(qp->port, qp->qpn);
@@ -120,11 +122,15 @@ rxd_qp_attach(struct rxd_qp_core *qp)
 
 	if (s == NULL || e == NULL)
 		return -ENOSPC;
+	if (rxd_transport_init(qp, sq_size) != 0)
+		return -ENOMEM;
 	qp->engine = e;
 	qp->doorbell_ring = e->doorbells;
 	rc = rxd_engine_call(e, bind_cmd, qp);
-	if (rc != 0)
+	if (rc != 0) {
+		rxd_transport_fini(qp);
 		return rc;
+	}
 	__atomic_add_fetch(&e->n_qps, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(s, qp, __ATOMIC_RELEASE);
 	return 0;
@@ -184,6 +190,13 @@ rxd_qp_detach(struct rxd_qp_core *qp)
 	if (qp->engine != NULL)
 		rxd_engine_call(qp->engine, unbind_cmd, qp);
 	rxd_sync_engines();
+	rxd_transport_fini(qp);
+}
+
+void
+rxd_qp_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m)
+{
+	rxd_transport_memory(sq_size, m);
 }
 
 static void

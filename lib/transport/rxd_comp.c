@@ -22,21 +22,6 @@ static const uint32_t rnr_us[32] = {
 	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
-static const enum ibv_wc_opcode wc_opcode[] = {
-	[IBV_WR_RDMA_WRITE] = IBV_WC_RDMA_WRITE,
-	[IBV_WR_RDMA_WRITE_WITH_IMM] = IBV_WC_RDMA_WRITE,
-	[IBV_WR_SEND] = IBV_WC_SEND,
-	[IBV_WR_SEND_WITH_IMM] = IBV_WC_SEND,
-	[IBV_WR_SEND_WITH_INV] = IBV_WC_SEND,
-	[IBV_WR_RDMA_READ] = IBV_WC_RDMA_READ,
-	[IBV_WR_ATOMIC_CMP_AND_SWP] = IBV_WC_COMP_SWAP,
-	[IBV_WR_ATOMIC_FETCH_AND_ADD] = IBV_WC_FETCH_ADD,
-	[RXD_WR_FLUSH] = RXD_WC_FLUSH,
-	[IBV_WR_ATOMIC_WRITE] = IBV_WC_ATOMIC_WRITE,
-	[IBV_WR_BIND_MW] = IBV_WC_BIND_MW,
-	[IBV_WR_LOCAL_INV] = IBV_WC_LOCAL_INV,
-};
-
 /* NAK codes to work completion statuses. */
 static const enum ibv_wc_status nak_status[] = {
 	[RXD_NAK_INVALID_REQ] = IBV_WC_REM_INV_REQ_ERR,
@@ -48,6 +33,7 @@ static const enum ibv_wc_status nak_status[] = {
 static void
 complete(struct rxd_rc *rc, struct rxd_swqe *s, enum ibv_wc_status st)
 {
+	const struct rxd_wr_opcode *o = rxd_wr_opcode(s->w.opcode);
 	struct ibv_wc wc;
 
 	if (st == IBV_WC_SUCCESS && !(s->w.flags & IBV_SEND_SIGNALED)) {
@@ -57,14 +43,9 @@ complete(struct rxd_rc *rc, struct rxd_swqe *s, enum ibv_wc_status st)
 	memset(&wc, 0, sizeof(wc));
 	wc.wr_id = s->w.wr_id;
 	wc.status = st;
-	wc.opcode = wc_opcode[s->w.opcode];
+	wc.opcode = (enum ibv_wc_opcode)o->wc_opcode;
 	wc.qp_num = rc->qp->qpn;
-	if (s->w.opcode == IBV_WR_RDMA_READ)
-		wc.byte_len = s->w.length;
-	else if (s->w.opcode == RXD_WR_FLUSH)
-		wc.byte_len = 0;
-	else if (rxd_swqe_wants_response(s))
-		wc.byte_len = 8;
+	wc.byte_len = o->wc_len == RXD_WR_LEN_MSG ? s->w.length : o->wc_len;
 	rxd_rc_complete(rc->qp, rc->qp->scq, &wc, rc->unsignaled + 1, false);
 	rc->unsignaled = 0;
 }
@@ -116,7 +97,7 @@ una_to(struct rxd_rc *rc, uint32_t psn)
 		const struct rxd_swqe *s = rxd_win(rc, i);
 		uint32_t wait = rxd_psn_add(s->first_psn, s->rcvd);
 
-		if (rxd_swqe_wants_response(s) && !s->done) {
+		if (rxd_swqe_is(s, RXD_WRF_RESPONSE) && !s->done) {
 			if (rxd_psn_diff(next, wait) > 0)
 				next = wait;
 			break;
@@ -144,7 +125,7 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 
 		if (s->done)
 			continue;
-		if (rxd_swqe_wants_response(s)) {
+		if (rxd_swqe_is(s, RXD_WRF_RESPONSE)) {
 			if (rxd_psn_diff(psn, s->first_psn) >= 0) {
 				rxd_req_rewind(rc, rxd_psn_add(s->first_psn,
 							       s->rcvd));
@@ -175,7 +156,7 @@ responder_of(struct rxd_rc *rc, uint32_t psn)
 		struct rxd_swqe *s = rxd_win(rc, i);
 		int32_t d = rxd_psn_diff(psn, s->first_psn);
 
-		if (rxd_swqe_wants_response(s) && !s->done && d >= 0 &&
+		if (rxd_swqe_is(s, RXD_WRF_RESPONSE) && !s->done && d >= 0 &&
 		    d < (int32_t)s->npkts)
 			return s;
 	}
@@ -246,7 +227,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	uint32_t off = 0;
 
 	fit = read_fit(rc, p, &s, &off);
-	if (s != NULL && rxd_swqe_is_placement(s)) {
+	if (s != NULL && rxd_swqe_is(s, RXD_WRF_PLACEMENT)) {
 		if (!rxd_rc_icrc_ok(m, p))
 			return false;
 		placement_response(rc, s, p);
@@ -297,8 +278,7 @@ atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	struct rxd_swqe *s = responder_of(rc, p->psn);
 
-	if (s == NULL || s->w.opcode == IBV_WR_RDMA_READ ||
-	    rxd_swqe_is_placement(s)) {
+	if (s == NULL || !rxd_swqe_is(s, RXD_WRF_ATOMIC)) {
 		rc->cnt.duplicates++;
 		return;
 	}
@@ -434,7 +414,7 @@ rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
 	rc->cnt.timeouts++;
 	rc->rewound = false;
 	s = rxd_win(rc, rc->head);
-	spend_retry(rc, rxd_swqe_wants_response(s) ?
+	spend_retry(rc, rxd_swqe_is(s, RXD_WRF_RESPONSE) ?
 		    rxd_psn_add(s->first_psn, s->rcvd) : resend_from(rc, s));
 	if (rc->qp->attr.qp_state != IBV_QPS_ERR && rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);

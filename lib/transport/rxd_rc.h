@@ -12,6 +12,7 @@
 #include "rxd_net_hint.h"
 #include "rxd_rx_tmpl.h"
 #include "rxd_transport.h"
+#include "rxd_wr_opcode.h"
 
 #define RXD_REQ_BUDGET 64          /* packets per QP per engine pass */
 #define RXD_ACKREQ_EVERY 32        /* AckReq inside long messages */
@@ -123,35 +124,11 @@ rxd_win(struct rxd_rc *rc, uint32_t i)
 	return &rc->win[i % rc->win_size];
 }
 
-/**
- * ATOMIC WRITE and FLUSH (IBTA 1.5) are answered by an RDMA READ RESPONSE
- * ONLY without payload, as Soft-RoCE answers them.
- */
+/** Whether the WQE's opcode has any of @p flags (enum rxd_wr_flag). */
 static inline bool
-rxd_swqe_is_placement(const struct rxd_swqe *s)
+rxd_swqe_is(const struct rxd_swqe *s, unsigned int flags)
 {
-	return s->w.opcode == IBV_WR_ATOMIC_WRITE ||
-		s->w.opcode == RXD_WR_FLUSH;
-}
-
-/**
- * A memory-window bind or a local invalidation: done when posted (lib/verbs
- * applies it), it takes no PSN and completes in send-queue order.
- */
-static inline bool
-rxd_swqe_is_local(const struct rxd_swqe *s)
-{
-	return s->w.opcode == IBV_WR_BIND_MW || s->w.opcode == IBV_WR_LOCAL_INV;
-}
-
-/** READ, atomics, ATOMIC WRITE and FLUSH are answered, not just ACKed. */
-static inline bool
-rxd_swqe_wants_response(const struct rxd_swqe *s)
-{
-	return s->w.opcode == IBV_WR_RDMA_READ ||
-		s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
-		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
-		rxd_swqe_is_placement(s);
+	return rxd_wr_is(s->w.opcode, flags);
 }
 
 static inline uint32_t

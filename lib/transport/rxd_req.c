@@ -13,27 +13,19 @@
 
 #include <rte_ring_peek_zc.h>   /* after rte_ring.h, which it needs */
 
-/* BTH opcodes of each WR opcode by position (RC; UC adds 0x20). */
-static const struct {
-	uint8_t only, first, middle, last;
-} req_ops[] = {
-	[IBV_WR_SEND] = { 0x04, 0x00, 0x01, 0x02 },
-	[IBV_WR_SEND_WITH_IMM] = { 0x05, 0x00, 0x01, 0x03 },
-	[IBV_WR_SEND_WITH_INV] = { 0x17, 0x00, 0x01, 0x16 },
-	[IBV_WR_RDMA_WRITE] = { 0x0a, 0x06, 0x07, 0x08 },
-	[IBV_WR_RDMA_WRITE_WITH_IMM] = { 0x0b, 0x06, 0x07, 0x09 },
-	[IBV_WR_RDMA_READ] = { 0x0c, 0x0c, 0x0c, 0x0c },
-	[IBV_WR_ATOMIC_CMP_AND_SWP] = { 0x13, 0x13, 0x13, 0x13 },
-	[IBV_WR_ATOMIC_FETCH_AND_ADD] = { 0x14, 0x14, 0x14, 0x14 },
-	[RXD_WR_FLUSH] = { 0x1c, 0x1c, 0x1c, 0x1c },
-	[IBV_WR_ATOMIC_WRITE] = { 0x1d, 0x1d, 0x1d, 0x1d },
+/* Where each transport's packet opcodes start against RC's, which the
+ * work-request opcode table names. */
+static const uint8_t op_base[] = {
+	[IBV_QPT_RC] = 0,
+	[IBV_QPT_UC] = RXD_OP_UC_SEND_FIRST - RXD_OP_RC_SEND_FIRST,
+	[IBV_QPT_UD] = RXD_OP_UD_SEND_ONLY - RXD_OP_RC_SEND_ONLY,
 };
 
 /* Packets the requester sends for a WQE (a READ asks once). */
 static uint32_t
 to_send(const struct rxd_swqe *s)
 {
-	return rxd_swqe_wants_response(s) ? 1 : s->npkts;
+	return rxd_swqe_is(s, RXD_WRF_RESPONSE) ? 1 : s->npkts;
 }
 
 /* Local SGEs must name memory registered in the QP's PD with the right
@@ -42,8 +34,8 @@ static bool
 local_ok(const struct rxd_rc *rc, struct rxd_swqe *s)
 {
 	const struct rxd_send_wqe *w = &s->w;
-	unsigned int need = rxd_swqe_wants_response(s) &&
-		!rxd_swqe_is_placement(s) ? IBV_ACCESS_LOCAL_WRITE : 0;
+	unsigned int need = rxd_swqe_is(s, RXD_WRF_FILLS_SGE) ?
+		IBV_ACCESS_LOCAL_WRITE : 0;
 	uint8_t i;
 
 	s->src.serial = 0;
@@ -96,10 +88,8 @@ fetch(struct rxd_rc *rc)
 	rte_ring_dequeue_zc_elem_finish(rc->qp->sq, 1);
 	rc->tail++;
 	len = s->w.length;
-	s->npkts = rxd_swqe_is_local(s) ? 0 :
-		s->w.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ||
-		s->w.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ||
-		rxd_swqe_is_placement(s) ? 1 :
+	s->npkts = rxd_swqe_is(s, RXD_WRF_LOCAL) ? 0 :
+		rxd_swqe_is(s, RXD_WRF_ATOMIC | RXD_WRF_PLACEMENT) ? 1 :
 		len ? (len + rc->mtu - 1) / rc->mtu : 1;
 	s->first_psn = rc->npsn;
 	rc->npsn = rxd_psn_add(rc->npsn, s->npkts);
@@ -128,12 +118,13 @@ blocked(struct rxd_rc *rc, const struct rxd_swqe *s)
 		return false;
 	if (s->w.flags & IBV_SEND_FENCE)
 		limit = 1;
-	else if (rxd_swqe_wants_response(s))
+	else if (rxd_swqe_is(s, RXD_WRF_RESPONSE))
 		limit = max ? max : 1;
 	else
 		return false;
 	for (i = rc->head; i != rc->cur && busy < limit; i++)
-		busy += rxd_swqe_wants_response(rxd_win(rc, i)) && !rxd_win(rc, i)->done;
+		busy += rxd_swqe_is(rxd_win(rc, i), RXD_WRF_RESPONSE) &&
+			!rxd_win(rc, i)->done;
 	return busy >= limit;
 }
 
@@ -142,7 +133,7 @@ static bool
 window_open(const struct rxd_rc *rc, const struct rxd_swqe *s)
 {
 	uint32_t psn = rxd_psn_add(s->first_psn,
-		rxd_swqe_wants_response(s) ? s->rcvd : s->sent);
+		rxd_swqe_is(s, RXD_WRF_RESPONSE) ? s->rcvd : s->sent);
 
 	return rc->qp->type != IBV_QPT_RC ||
 		rxd_psn_diff(psn, rc->una) < RXD_MAX_INFLIGHT;
@@ -162,7 +153,7 @@ fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
 		p->reth_len = (uint32_t)(w->length - off);
 		return;
 	}
-	if (rxd_swqe_is_placement(s)) {
+	if (rxd_swqe_is(s, RXD_WRF_PLACEMENT)) {
 		/* ATOMIC WRITE: 8 bytes at remote_addr; FLUSH: the range */
 		p->reth_va = w->remote_addr;
 		p->reth_rkey = w->rkey;
@@ -178,25 +169,21 @@ fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
 	p->atm_cmp = w->compare_add;
 }
 
-/* RC opcodes by position; UC is the same plus 0x20; UD sends ONLY. */
+/* The packet opcode of packet idx of a WQE, in its QP's transport (a UD
+ * message is one packet: rxd_verbs_send_wqe()). */
 static uint8_t
 position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
 		uint32_t idx)
 {
+	const struct rxd_wr_opcode *o = rxd_wr_opcode(s->w.opcode);
 	bool first = idx == 0, last = idx + 1 == s->npkts;
 	uint8_t op;
 
-	if (rc->qp->type == IBV_QPT_UD)
-		return s->w.opcode == IBV_WR_SEND_WITH_IMM ?
-			RXD_OP_UD_SEND_ONLY_IMM : RXD_OP_UD_SEND_ONLY;
-	if (first && last)
-		op = req_ops[s->w.opcode].only;
-	else if (first)
-		op = req_ops[s->w.opcode].first;
+	if (first)
+		op = last ? o->only : o->first;
 	else
-		op = last ? req_ops[s->w.opcode].last :
-			req_ops[s->w.opcode].middle;
-	return rc->qp->type == IBV_QPT_UC ? (uint8_t)(op + 0x20) : op;
+		op = last ? o->last : o->middle;
+	return (uint8_t)(op + op_base[rc->qp->type]);
 }
 
 /*
@@ -249,7 +236,7 @@ payload_of(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
 static uint32_t
 next_psn(const struct rxd_swqe *s, const struct rxd_pkt *p)
 {
-	return rxd_psn_add(p->psn, rxd_swqe_wants_response(s) ?
+	return rxd_psn_add(p->psn, rxd_swqe_is(s, RXD_WRF_RESPONSE) ?
 			   s->npkts - s->rcvd : 1);
 }
 
@@ -282,7 +269,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 	p.opcode = position_opcode(rc, s, idx);
 	p.psn = rxd_psn_add(s->first_psn, idx);
 	last = idx + 1 == s->npkts;
-	if (rxd_swqe_wants_response(s)) {
+	if (rxd_swqe_is(s, RXD_WRF_RESPONSE)) {
 		fill_request(rc, s, &p);
 		last = true;
 		if (w->opcode == IBV_WR_ATOMIC_WRITE)
@@ -350,7 +337,7 @@ request(struct rxd_rc *rc)
 			rc->cur++;
 			continue;
 		}
-		if (rxd_swqe_is_local(s)) {   /* nothing to send */
+		if (rxd_swqe_is(s, RXD_WRF_LOCAL)) {   /* nothing to send */
 			s->done = true;
 			rc->cur++;
 			rxd_comp_retire(rc);
@@ -427,7 +414,7 @@ rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
 
 		if (d < 0 || d >= (int32_t)s->npkts)
 			continue;
-		s->sent = rxd_swqe_wants_response(s) ? 0 : (uint32_t)d;
+		s->sent = rxd_swqe_is(s, RXD_WRF_RESPONSE) ? 0 : (uint32_t)d;
 		rc->cur = i;
 		for (i++; i != rc->tail; i++)
 			rxd_win(rc, i)->sent = 0;

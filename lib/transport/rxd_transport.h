@@ -62,7 +62,7 @@ struct rxd_timers {
 
 /* Transport counters: struct rxd_qp_stats of include/rxd/rxd.h. */
 
-/** Allocate the transport state of a QP (app thread, before attach). */
+/** Allocate the transport state of a QP (rxd_qp_attach(), app thread). */
 int rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size);
 
 /**
@@ -71,7 +71,7 @@ int rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size);
  */
 void rxd_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m);
 
-/** Free it (after detach and rxd_sync_engines()). */
+/** Free it (rxd_qp_detach(), after rxd_sync_engines()). */
 void rxd_transport_fini(struct rxd_qp_core *qp);
 
 /** Bind the QP to its engine's transmit hook and timer list. */

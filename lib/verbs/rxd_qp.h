@@ -6,6 +6,7 @@
 #include "rxd_cq.h"
 #include "rxd_qp_attr.h"
 #include "rxd_qp_engine.h"
+#include "rxd_wr_opcode.h"
 
 struct wr_batch;
 
@@ -105,8 +106,5 @@ int rxd_verbs_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 /** A QP starts or stops using an SRQ. */
 struct rxd_srq_core *rxd_verbs_srq_attach(struct ibv_srq *srq);
 void rxd_verbs_srq_detach(struct ibv_srq *srq);
-
-/** True if a QP of this type may post this opcode. */
-bool rxd_verbs_op_allowed(enum ibv_qp_type type, enum ibv_wr_opcode op);
 
 #endif /* RXD_QP_H */

@@ -3,14 +3,13 @@
  * rxd_qp_memory(): the memory one QP takes, computed from the structures
  * and allocations of rxd_verbs_create_qp_ex(): the verbs object, the send
  * and receive rings (rte_ring, RING_F_EXACT_SZ), the ibv_wr_* staging of
- * extended QPs, and the transport's share (rxd_transport_memory()).
+ * extended QPs, and the transport's share (rxd_qp_transport_memory()).
  */
 #include <string.h>
 
 #include <rte_common.h>
 
 #include "rxd_qp.h"
-#include "rxd_transport.h"
 
 /* Slots of an RING_F_EXACT_SZ ring asked for n entries (at least 1). */
 static unsigned int
@@ -32,7 +31,7 @@ rxd_qp_memory(uint32_t max_send_wr, uint32_t max_recv_wr, bool extended,
 	      struct rxd_qp_memory *m)
 {
 	memset(m, 0, sizeof(*m));
-	rxd_transport_memory(max_send_wr, m);
+	rxd_qp_transport_memory(max_send_wr, m);
 	m->verbs_qp = sizeof(struct rxd_qp);
 	m->send_wqe = sizeof(struct rxd_send_wqe);
 	m->recv_wqe = sizeof(struct rxd_recv_wqe);

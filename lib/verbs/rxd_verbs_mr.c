@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Protection domains and memory registration (the key table the engines
- * read is lib/transport/rxd_mr.c; re-registration is
+ * read is lib/qp/rxd_mr.c; re-registration is
  * rxd_verbs_rereg.c).  Access rules follow the IBTA: remote write or
  * remote atomic access needs local write.
  */

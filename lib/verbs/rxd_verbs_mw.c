@@ -3,7 +3,7 @@
  * Memory windows: ibv_alloc_mw, ibv_dealloc_mw, ibv_bind_mw (type 1) and
  * the BIND_MW and LOCAL_INV work requests of both posting APIs (type 2).
  *
- * A window is a key-table entry (lib/transport/rxd_mr.c) whose binding
+ * A window is a key-table entry (lib/qp/rxd_mr.c) whose binding
  * names part of an MR with the window's own rkey and rights.  A bind or a
  * local invalidation is applied here, on the posting thread, when the
  * work request is posted; its WQE then completes in send-queue order

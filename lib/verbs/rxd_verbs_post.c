@@ -9,33 +9,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
-
-/* Which opcodes each transport accepts, as a bit per enum ibv_wr_opcode. */
-#define OP(o) (1u << (o))
-static const uint32_t ops_allowed[] = {
-	[IBV_QPT_RC] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM) |
-		OP(IBV_WR_SEND_WITH_INV) | OP(IBV_WR_RDMA_WRITE) |
-		OP(IBV_WR_RDMA_WRITE_WITH_IMM) | OP(IBV_WR_RDMA_READ) |
-		OP(IBV_WR_ATOMIC_CMP_AND_SWP) | OP(IBV_WR_ATOMIC_FETCH_AND_ADD) |
-		OP(IBV_WR_ATOMIC_WRITE) | OP(RXD_WR_FLUSH) |
-		OP(IBV_WR_BIND_MW) | OP(IBV_WR_LOCAL_INV),
-	[IBV_QPT_UC] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM) |
-		OP(IBV_WR_RDMA_WRITE) | OP(IBV_WR_RDMA_WRITE_WITH_IMM) |
-		OP(IBV_WR_BIND_MW) | OP(IBV_WR_LOCAL_INV),
-	[IBV_QPT_UD] = OP(IBV_WR_SEND) | OP(IBV_WR_SEND_WITH_IMM),
-};
 
 #define SEND_FLAGS_KNOWN (IBV_SEND_FENCE | IBV_SEND_SIGNALED | \
 	IBV_SEND_SOLICITED | IBV_SEND_INLINE)
-
-static bool
-is_atomic(enum ibv_wr_opcode op)
-{
-	return op == IBV_WR_ATOMIC_CMP_AND_SWP ||
-		op == IBV_WR_ATOMIC_FETCH_AND_ADD;
-}
 
 static int
 copy_payload(struct rxd_qp *qp, const struct ibv_send_wr *wr,
@@ -58,8 +35,8 @@ copy_payload(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 			       sizeof(w->sge[0]) * w->num_sge);
 		return 0;
 	}
-	if (len > qp->cap.max_inline_data || is_atomic(wr->opcode) ||
-	    wr->opcode == IBV_WR_RDMA_READ)
+	if (len > qp->cap.max_inline_data ||
+	    rxd_wr_is(wr->opcode, RXD_WRF_FILLS_SGE))
 		return EINVAL;
 	w->num_sge = 0;
 	for (len = 0, i = 0; i < wr->num_sge; i++) {
@@ -88,14 +65,6 @@ fill_ud(const struct ibv_send_wr *wr, struct rxd_send_wqe *w)
 	return 0;
 }
 
-bool
-rxd_verbs_op_allowed(enum ibv_qp_type type, enum ibv_wr_opcode op)
-{
-	return (unsigned int)op < 32 &&
-		(unsigned int)type < sizeof(ops_allowed) / sizeof(ops_allowed[0])
-		&& (ops_allowed[type] & OP(op));
-}
-
 int
 rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 		   struct rxd_send_wqe *w)
@@ -103,9 +72,8 @@ rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 	enum ibv_qp_type type = qp->qpx.qp_base.qp_type;
 	int rc;
 
-	/* FLUSH has no place in struct ibv_send_wr: ibv_wr_flush() only */
-	if (!rxd_verbs_op_allowed(type, wr->opcode) ||
-	    (unsigned int)wr->opcode == RXD_WR_FLUSH ||
+	if (!rxd_wr_allowed(type, wr->opcode) ||
+	    rxd_wr_is(wr->opcode, RXD_WRF_WR_EX_ONLY) ||
 	    (wr->send_flags & ~SEND_FLAGS_KNOWN))
 		return EINVAL;
 	w->wr_id = wr->wr_id;
@@ -113,7 +81,7 @@ rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 	w->flags = (uint16_t)wr->send_flags;
 	if (qp->core.sq_sig_all)
 		w->flags |= IBV_SEND_SIGNALED;
-	if (wr->opcode == IBV_WR_BIND_MW || wr->opcode == IBV_WR_LOCAL_INV) {
+	if (rxd_wr_is(wr->opcode, RXD_WRF_LOCAL)) {
 		/* no payload: rxd_verbs_sq_post() applies them */
 		w->num_sge = 0;
 		w->length = 0;
@@ -126,7 +94,7 @@ rxd_verbs_send_wqe(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 	rc = copy_payload(qp, wr, w);
 	if (rc != 0)
 		return rc;
-	if (is_atomic(wr->opcode)) {
+	if (rxd_wr_is(wr->opcode, RXD_WRF_ATOMIC)) {
 		if (w->length != 8 || w->num_sge != 1)
 			return EINVAL;
 		w->remote_addr = wr->wr.atomic.remote_addr;

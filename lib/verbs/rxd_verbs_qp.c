@@ -16,19 +16,8 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 
-#include "rxd/rxd_flush.h"
 #include "rxd_qp.h"
 #include "rxd_verbs_gsi.h"
-#include "rxd_transport.h"
-
-
-static const uint64_t send_ops_known = IBV_QP_EX_WITH_RDMA_WRITE |
-	IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND |
-	IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |
-	IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-	IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_ATOMIC_WRITE |
-	RXD_QP_EX_WITH_FLUSH | IBV_QP_EX_WITH_BIND_MW |
-	IBV_QP_EX_WITH_LOCAL_INV;
 
 /* QPN allocation: one bitmap per port, first free from RXD_QPN_FIRST. */
 static pthread_mutex_t qpn_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -102,7 +91,7 @@ check_init_attr(struct rxd_context *ctx, const struct ibv_qp_init_attr_ex *a,
 	    a->qp_type != IBV_QPT_UD)
 		return EOPNOTSUPP;
 	if ((a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
-	    (a->send_ops_flags & ~send_ops_known))
+	    (a->send_ops_flags & ~rxd_wr_send_ops()))
 		return EOPNOTSUPP;
 	depth_limits(qpn, &sq_max, &rq_max);
 	if (c->max_send_wr > sq_max || c->max_send_sge > RXD_MAX_SGE ||
@@ -156,8 +145,7 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 	rc = qpn_alloc(core->port, &core->qpn);
 	if (rc != 0)
 		return rc;
-	if (rxd_transport_init(core, a->cap.max_send_wr) != 0 ||
-	    rxd_qp_attach(core) != 0) {
+	if (rxd_qp_attach(core, a->cap.max_send_wr) != 0) {
 		qpn_free(core->port, core->qpn);
 		return ENOMEM;
 	}
@@ -167,7 +155,6 @@ build_core(struct rxd_qp *qp, const struct ibv_qp_init_attr_ex *a)
 static void
 free_core(struct rxd_qp *qp)
 {
-	rxd_transport_fini(&qp->core);
 	rxd_verbs_ring_free(qp->core.sq);
 	rxd_verbs_ring_free(qp->core.rq);
 	if (qp->core.srq != NULL)

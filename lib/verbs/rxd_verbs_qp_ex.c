@@ -43,7 +43,7 @@ open_wqe(struct ibv_qp_ex *x, enum ibv_wr_opcode op)
 	struct rxd_send_wqe *w;
 
 	if (b->n >= qp->cap.max_send_wr ||
-	    !rxd_verbs_op_allowed(qp->qpx.qp_base.qp_type, op)) {
+	    !rxd_wr_allowed(qp->qpx.qp_base.qp_type, op)) {
 		b->err = b->err ? b->err :
 			b->n >= qp->cap.max_send_wr ? ENOMEM : EINVAL;
 		return NULL;

@@ -6,13 +6,13 @@
 # (or of its subfolders) may include the headers of its own folder and of
 # layers ranked below it, never a header of a layer of the same or a higher
 # rank: so lib/transport includes no lib/engine header, and lib/qp (below
-# both) neither.  An
-# include is matched by the header's file name, with or without a folder
-# ("rxd_engine.h", "engine/rxd_engine.h", <rxd_engine.h>).  Every folder of
-# lib/ must have a row.  Beyond ranks, some pairs are forbidden outright
-# (FORBIDDEN: the programs and rdma_cm reach rxd through include/rxd and
-# lib/stack, never the engine), searched in the whole folder with its
-# subfolders.  The check first runs on a tree of its own with one include
+# both) neither.  An include is matched by the header's file name, with or
+# without a folder ("rxd_engine.h", "engine/rxd_engine.h", <rxd_engine.h>).
+# Every folder of lib/ must have a row.  Beyond ranks, some pairs are
+# forbidden outright (FORBIDDEN: the programs, rdma_cm and rsockets reach
+# rxd through include/rxd and lib/stack, never the engine; lib/verbs
+# reaches the transport through lib/stack and lib/qp, never its headers),
+# searched in the whole folder with its subfolders.  The check first runs on a tree of its own with one include
 # upwards, one downwards and one forbidden, and fails if it does not tell
 # them apart.  Prints each include upwards or forbidden and fails if there
 # is one.
@@ -42,9 +42,8 @@ lib/rsockets 9'
 # from, to.
 FORBIDDEN='apps lib/engine
 lib/cm lib/engine
-lib/rsockets lib/engine'
-# TODO issue 31: add "lib/verbs lib/transport" to FORBIDDEN once lib/verbs
-# includes no lib/transport header (rxd_transport.h, rxd_mr.h) any more.
+lib/rsockets lib/engine
+lib/verbs lib/transport'
 
 # The headers of a folder as one extended regular expression (a|b|...).
 header_pattern() {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The MR key table alone (lib/transport/rxd_mr.c, no engine): a rereg's
+ * The MR key table alone (lib/qp/rxd_mr.c, no engine): a rereg's
  * entry replaces the old one under the same key with a new serial
  * number, and a message that started on the old entry follows the new
  * one (rxd_mr_follow()) only when it maps the same bytes and grants the
