@@ -100,6 +100,7 @@ congestion_settings(struct rxd_engine_port *ep, struct rxd_xmit *x)
 	p->fr_steps = c->dcqcn.fr_steps;
 	p->ai_mbps = c->dcqcn.ai_mbps;
 	p->hai_mbps = c->dcqcn.hai_mbps;
+	p->scaled = false;     /* the configured steps, as before issue 35 */
 	p->burst_bytes = c->dcqcn.burst_bytes;
 }
 

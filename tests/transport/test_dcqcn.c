@@ -29,6 +29,7 @@ params(void)
 	p.fr_steps = 2;
 	p.ai_mbps = 10;
 	p.hai_mbps = 100;
+	p.scaled = false;
 	return p;
 }
 
@@ -44,6 +45,8 @@ Test(dcqcn, defaults_are_the_documented_ones)
 	cr_assert_eq(p.fr_steps, 5);
 	cr_assert_eq(p.ai_mbps, 40);
 	cr_assert_eq(p.cut_gap_us, 4);
+	cr_assert(p.scaled);
+	cr_assert_eq(p.ai_share, 1.0 / 256);
 }
 
 Test(dcqcn, starts_paced_at_line_rate_and_stays_there)
