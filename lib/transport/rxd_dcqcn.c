@@ -134,6 +134,23 @@ rxd_dcqcn_cnp(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 	d->cuts++;
 }
 
+/* Whether the period event due at *at is earned (the QP used its rate
+ * since *from; always, unless scaled); an unearned one restarts the
+ * period at now.  Either way the bytes counted towards it start over. */
+static bool
+earned(const struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
+       uint64_t *since, uint64_t *from, uint64_t *at, uint32_t period,
+       uint64_t now)
+{
+	bool ok = used(d, p, *since, now - *from);
+
+	*since = 0;
+	*from = now;
+	if (!ok)
+		*at = now + period;
+	return ok;
+}
+
 void
 rxd_dcqcn_tick(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 	       uint64_t now_us)
@@ -142,29 +159,17 @@ rxd_dcqcn_tick(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p,
 
 	if (d->cuts == 0)      /* at line rate since the start: no events */
 		return;
-	for (n = 0; now_us >= d->alpha_at && n < MAX_CATCH_UP; n++) {
-		if (!used(d, p, d->since_alpha, now_us - d->alpha_from)) {
-			d->alpha_at = now_us + p->alpha_us;
-			d->alpha_from = now_us;
-			d->since_alpha = 0;
-			break;
-		}
-		d->since_alpha = 0;
-		d->alpha_from = now_us;
+	for (n = 0; now_us >= d->alpha_at && n < MAX_CATCH_UP &&
+	     earned(d, p, &d->since_alpha, &d->alpha_from, &d->alpha_at,
+		    p->alpha_us, now_us); n++) {
 		d->alpha *= 1 - p->g;
 		d->alpha_at += p->alpha_us;
 	}
 	if (n == MAX_CATCH_UP)
 		d->alpha_at = now_us + p->alpha_us;
-	for (n = 0; now_us >= d->timer_at && n < MAX_CATCH_UP; n++) {
-		if (!used(d, p, d->since_timer, now_us - d->timer_from)) {
-			d->timer_at = now_us + p->timer_us;
-			d->timer_from = now_us;
-			d->since_timer = 0;
-			break;
-		}
-		d->since_timer = 0;
-		d->timer_from = now_us;
+	for (n = 0; now_us >= d->timer_at && n < MAX_CATCH_UP &&
+	     earned(d, p, &d->since_timer, &d->timer_from, &d->timer_at,
+		    p->timer_us, now_us); n++) {
 		d->t_events++;
 		increase(d, p);
 		d->timer_at += p->timer_us;
