@@ -15,7 +15,6 @@
 #include <rte_log.h>
 #include <rte_pause.h>
 
-#include "rxd/rxd.h"
 #include "rxd_engine.h"
 
 RTE_LOG_REGISTER(rxd_logtype_engine, rxd.engine, NOTICE);
@@ -85,7 +84,8 @@ net_tx(void *ctx, struct rte_mbuf *m)
 int
 rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 		    struct rxd_net_port *net, uint16_t shard,
-		    uint16_t n_shards, struct rxd_engine_port *first)
+		    uint16_t n_shards, struct rxd_engine_port *first,
+		    const struct rxd_engine_host *host)
 {
 	struct rxd_engine_port *ep;
 
@@ -95,6 +95,7 @@ rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 	ep->port = port;
 	ep->net = net;
 	ep->engine = e;
+	ep->host = *host;
 	ep->first = first != NULL ? first : ep;
 	ep->shard = shard;
 	ep->n_shards = n_shards;
@@ -125,9 +126,10 @@ rxd_engine_flush(struct rxd_engine *e)
  * per QP, as RoCE devices do: it is the flow's ECMP entropy).
  */
 static bool
-from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
+from_peer(const struct rxd_engine_port *ep, const struct rxd_qp_core *qp,
+	  const struct rxd_pkt *pkt)
 {
-	uint8_t sgid[RXD_GID_LEN];
+	unsigned int sgid = qp->attr.ah_attr.grh.sgid_index;
 
 	if (qp->type == IBV_QPT_UD)
 		return true;
@@ -137,9 +139,8 @@ from_peer(const struct rxd_qp_core *qp, const struct rxd_pkt *pkt)
 	if (qp->peer_sport != 0 && pkt->udp_sport != qp->peer_sport &&
 	    !(pkt->opcode == RXD_OP_CNP && pkt->udp_sport == 0))
 		return false;
-	return rxd_query_gid(qp->port, qp->attr.ah_attr.grh.sgid_index,
-			     sgid) == 0 &&
-		memcmp(pkt->dgid, sgid, RXD_GID_LEN) == 0;
+	return sgid < ep->net->n_gids &&
+		memcmp(pkt->dgid, ep->net->gids[sgid], RXD_GID_LEN) == 0;
 }
 
 /*
@@ -210,7 +211,7 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		roce_refuse(ep, m, pkt, &ep->roce.not_local);
 		return;
 	}
-	qp = rxd_qp_lookup(ep->port->index, pkt->dqpn);
+	qp = rxd_engine_qp(ep, pkt->dqpn);
 	if (qp == NULL) {
 		roce_refuse(ep, m, pkt, &ep->roce.unknown_qp);
 		return;
@@ -219,7 +220,7 @@ roce_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 		rxd_handoff_rx(ep, qp->engine, m);
 		return;
 	}
-	if (!from_peer(qp, pkt)) {
+	if (!from_peer(ep, qp, pkt)) {
 		roce_refuse(ep, m, pkt, &ep->roce.bad_peer);
 		return;
 	}
@@ -255,7 +256,7 @@ fast_input(struct rxd_engine_port *ep, struct rte_mbuf *m,
 
 	/* a QP being destroyed leaves the table before the engine */
 	if (!rxd_transport_rx_expected(qp, m, flags, &pkt) ||
-	    rxd_qp_lookup(ep->port->index, qp->qpn) != qp)
+	    rxd_engine_qp(ep, qp->qpn) != qp)
 		return false;
 	if (!rxd_transport_rx(qp, m, &pkt)) {
 		ep->roce.wire_err[RXD_WIRE_ICRC]++;
@@ -378,7 +379,8 @@ link_poll(struct rxd_engine_port *ep)
 		ep->port->index, ep->port->link_up ? "up" : "down");
 	if (ep->port->link_up)
 		rxd_net_announce(ep->net);
-	rxd_stack_port_event(ep->port->index, ep->port->link_up);
+	if (ep->host.port_event != NULL)
+		ep->host.port_event(ep->port->index, ep->port->link_up);
 }
 
 static void

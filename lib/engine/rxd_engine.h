@@ -16,13 +16,14 @@
 #include <rte_ring.h>
 
 #include "rxd_config.h"
+#include "rxd_engine_cmd.h"
 #include "rxd_handoff.h"
 #include "rxd_mcast.h"
 #include <rte_spinlock.h>
 
 #include "rxd_net.h"
 #include "rxd_port.h"
-#include "rxd_qp_engine.h"
+#include "rxd_qp_core.h"
 #include "rxd_transport.h"
 #include "rxd_tx_addr.h"
 #include "rxd_tx_lane.h"
@@ -54,11 +55,26 @@ struct rxd_roce_stats {
 	 * group counts once in rx however many QPs take it. */
 };
 
+/**
+ * What the stack lends an engine with a port (rxd_engine_add_port()):
+ * the port's QP table, which the engine only reads, and what to call when
+ * the port's link changes.  The engine reaches the stack through these
+ * only, never by a call of its own.
+ */
+struct rxd_engine_host {
+	struct rxd_qp_core **qp_table;        /**< by QPN, published with
+					       *   release stores */
+	uint32_t qp_table_len;                /**< its slots */
+	/** The port's link went up or down (on the engine's lcore). */
+	void (*port_event)(unsigned int port, bool up);
+};
+
 /** A port's queues polled by an engine, with its transmit lanes. */
 struct rxd_engine_port {
 	struct rxd_port *port;
 	struct rxd_net_port *net;
 	struct rxd_engine *engine;            /**< the engine polling it */
+	struct rxd_engine_host host;          /**< what the stack lends it */
 	/** The port's first binding (shard 0): it owns ARP/ND/ICMP, QP1,
 	 *  multicast and the neighbour table; itself when shard is 0. */
 	struct rxd_engine_port *first;
@@ -125,6 +141,8 @@ struct rxd_engine {
 };
 
 
+extern int rxd_logtype_engine;   /**< rte_log type "rxd.engine" */
+
 /** Prepare an engine (ring, idle policy); ports are added after. */
 int rxd_engine_init(struct rxd_engine *e, unsigned int id, unsigned int lcore,
 		    const struct rxd_conf *conf);
@@ -137,12 +155,13 @@ void rxd_engine_fini(struct rxd_engine *e);
  * state: the receive queues q with q % n_shards == shard (RSS may put a
  * flow on any of them) and transmit queue `shard`, or with lanes
  * steering its n_shards lanes (rxd_tx_lane.h).  first is the port's
- * binding of shard 0 (NULL when this is it).  @return 0 or a negative
- * errno.
+ * binding of shard 0 (NULL when this is it); host is what the stack
+ * lends the binding (copied).  @return 0 or a negative errno.
  */
 int rxd_engine_add_port(struct rxd_engine *e, struct rxd_port *port,
 			struct rxd_net_port *net, uint16_t shard,
-			uint16_t n_shards, struct rxd_engine_port *first);
+			uint16_t n_shards, struct rxd_engine_port *first,
+			const struct rxd_engine_host *host);
 
 /**
  * Classify and process one received frame on a binding (engine side);
@@ -187,10 +206,24 @@ int rxd_engine_call(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
  */
 int rxd_engine_post(struct rxd_engine *e, rxd_engine_fn fn, void *arg);
 
-/** Report a port's link change to the installed handler (rxd_stack.c). */
-void rxd_stack_port_event(unsigned int port, bool up);
-
 /** Hand every port's queued frames to the PMD now (engine side). */
 void rxd_engine_flush(struct rxd_engine *e);
+
+/** The QP with this QPN on a binding's port, or NULL (engine side). */
+struct rxd_qp_core *rxd_engine_qp(const struct rxd_engine_port *ep,
+				  uint32_t qpn);
+
+/**
+ * Run the keepalive of a slice of the engine's QPs (engine side, every
+ * tick): each QP of its ports is looked at once every 100 ticks.
+ */
+void rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now);
+
+/**
+ * Which of a port's n engines owns the frames to QPN qpn, the rule both
+ * ends of a link follow: QP1 and multicast (the groups) the first (0),
+ * any other QPN modulo n.
+ */
+unsigned int rxd_qp_share(uint32_t qpn, unsigned int n);
 
 #endif /* RXD_ENGINE_H */

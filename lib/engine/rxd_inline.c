@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Inline progress: engines that no lcore runs (EAL with one lcore) run in
- * the program's threads, one pass at a time under each engine's lock, when
- * the program calls rxd_poll() (ibv_poll_cq on an empty CQ does).  A
+ * The inline runner's watcher (see rxd_inline.h): engines that no lcore
+ * runs (EAL with one lcore) run in the program's threads, one pass at a
+ * time under each engine's lock, when the program calls rxd_poll()
+ * (ibv_poll_cq on an empty CQ does).  A
  * program that stops calling (a perftest server blocked in read(), a
  * thread asleep in ibv_get_cq_event) must still answer its peer, as a NIC
  * would: a watcher thread runs the engines whenever the program has not
@@ -22,7 +23,8 @@
 #include <rte_log.h>
 #include <rte_pause.h>
 
-#include "rxd_stack.h"
+#include "rxd_engine.h"
+#include "rxd_inline.h"
 
 #define WATCH_QUIET_US 100u      /* the program drives the engines */
 #define WATCH_BUSY_US 2000u      /* traffic flows: no sleep after work */
@@ -35,33 +37,15 @@ static uint64_t app_polled;      /* TSC of the program's last rxd_poll() */
 static bool watching;
 static pthread_t watcher;
 
-bool
-rxd_inline_progress(void)
-{
-	unsigned int i;
+/* What the watcher runs and how it idles, from rxd_inline_start(). */
+static rxd_inline_run_fn run_inline;
+static enum rxd_idle_policy idle_policy;
+static uint32_t idle_sleep_max_us;
 
-	for (i = 0; i < rxd_stk.n_engines; i++)
-		if (!rxd_stk.launched[i])
-			return true;
-	return false;
-}
-
-static unsigned int
-run_inline(void)
-{
-	unsigned int i, work = 0;
-
-	for (i = 0; i < rxd_stk.n_engines; i++)
-		if (!rxd_stk.launched[i])
-			work += rxd_engine_poll_inline(&rxd_stk.engines[i]);
-	return work;
-}
-
-unsigned int
-rxd_poll(void)
+void
+rxd_inline_polled(void)
 {
 	__atomic_store_n(&app_polled, rte_rdtsc(), __ATOMIC_RELAXED);
-	return run_inline();
 }
 
 /*
@@ -76,7 +60,7 @@ pin_to_main_lcore(void)
 
 	if (CPU_COUNT(&cpus) != 0 &&
 	    pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus) != 0)
-		rte_log(RTE_LOG_NOTICE, rxd_logtype_stack, "rxd: the inline "
+		rte_log(RTE_LOG_NOTICE, rxd_logtype_engine, "rxd: the inline "
 			"watcher cannot be pinned to the main lcore's CPUs\n");
 }
 
@@ -91,7 +75,7 @@ watcher_setup(void)
 {
 	pin_to_main_lcore();
 	if (rte_thread_register() != 0)
-		rte_log(RTE_LOG_NOTICE, rxd_logtype_stack, "rxd: the inline "
+		rte_log(RTE_LOG_NOTICE, rxd_logtype_engine, "rxd: the inline "
 			"watcher has no lcore id (%s): no mempool cache\n",
 			rte_strerror(rte_errno));
 	prctl(PR_SET_TIMERSLACK, WATCH_TIMER_SLACK_NS, 0, 0, 0);
@@ -120,9 +104,9 @@ watch_idle(struct watch_backoff *b, unsigned int work)
 		b->sleep_us = 0;
 		return;
 	}
-	if (now - b->last_work < b->busy || rxd_stk.conf.idle == RXD_IDLE_SPIN)
+	if (now - b->last_work < b->busy || idle_policy == RXD_IDLE_SPIN)
 		return;
-	if (rxd_stk.conf.idle == RXD_IDLE_PAUSE) {
+	if (idle_policy == RXD_IDLE_PAUSE) {
 		rte_pause();
 		return;
 	}
@@ -143,7 +127,7 @@ watch(void *arg)
 	uint64_t us = rte_get_tsc_hz() / 1000000;
 	struct watch_backoff b = {
 		.busy = us * WATCH_BUSY_US,
-		.max_us = RTE_MAX(rxd_stk.conf.idle_sleep_max_us, 1u),
+		.max_us = RTE_MAX(idle_sleep_max_us, 1u),
 	};
 	unsigned int app_sleep_us = WATCH_APP_SLEEP_MIN_US;
 
@@ -165,12 +149,16 @@ watch(void *arg)
 }
 
 int
-rxd_inline_start(void)
+rxd_inline_start(rxd_inline_run_fn run, enum rxd_idle_policy idle,
+		 uint32_t sleep_max_us)
 {
 	int rc;
 
-	if (!rxd_inline_progress() || watching)
+	if (watching)
 		return 0;
+	run_inline = run;
+	idle_policy = idle;
+	idle_sleep_max_us = sleep_max_us;
 	__atomic_store_n(&watching, true, __ATOMIC_RELEASE);
 	rc = pthread_create(&watcher, NULL, watch, NULL);
 	if (rc != 0) {

@@ -5,10 +5,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "rxd_engine.h"
 #include "rxd_mcast.h"
 #include "rxd_net.h"
-#include "rxd_qp_engine.h"
-#include "rxd_stack.h"
 #include "rxd_transport.h"
 
 _Static_assert(RXD_MCAST_GROUPS <= RXD_NET_GROUPS,
@@ -116,24 +115,41 @@ detach_cmd(struct rxd_engine *e, void *arg)
 	return -ENOENT;
 }
 
+/* The engine of the first binding of a QP's port, which holds its groups;
+ * NULL when the QP is on no engine. */
+static struct rxd_engine *
+groups_engine(const struct rxd_qp_core *qp)
+{
+	struct rxd_engine_port *ep;
+
+	if (qp->engine == NULL)
+		return NULL;
+	ep = port_of(qp->engine, qp->port);
+	return ep == NULL ? NULL : ep->first->engine;
+}
+
 int
 rxd_mcast_attach(struct rxd_qp_core *qp, const uint8_t gid[RXD_GID_LEN])
 {
 	struct mcast_arg a = { .qp = qp, .gid = gid };
+	struct rxd_engine *e = groups_engine(qp);
 
+	if (e == NULL)
+		return -ENODEV;
 	/* groups deliver on the port's first engine: only its QPs may join
 	 * (another engine's QP would have two engines taking its RQ) */
-	if (qp->engine != rxd_stack_engine_of(qp->port))
+	if (qp->engine != e)
 		return -EOPNOTSUPP;
-	return rxd_port_call(qp->port, attach_cmd, &a);
+	return rxd_engine_call(e, attach_cmd, &a);
 }
 
 int
 rxd_mcast_detach(struct rxd_qp_core *qp, const uint8_t gid[RXD_GID_LEN])
 {
 	struct mcast_arg a = { .qp = qp, .gid = gid };
+	struct rxd_engine *e = groups_engine(qp);
 
-	return rxd_port_call(qp->port, detach_cmd, &a);
+	return e == NULL ? -ENODEV : rxd_engine_call(e, detach_cmd, &a);
 }
 
 unsigned int

@@ -5,7 +5,7 @@
  * state, attributes), the QPN numbering, the doorbell that tells the
  * engine a send queue has work, and the flush of a QP entering ERR.  The
  * transport keeps its own state behind `transport`; placing a QP on an
- * engine and the QP tables are the engine's (lib/engine/rxd_qp_engine.h).
+ * engine and the QP tables are the stack's (lib/stack/rxd_qp_engine.h).
  *
  * Below lib/engine and lib/transport, so nothing here calls the engine:
  * what the engine lends a QP at attach is data (its doorbell ring, an

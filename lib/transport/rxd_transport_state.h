@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A copy of one QP's transport state for observers (the rte_telemetry
- * endpoints of lib/engine): PSNs, send window, retry budgets and the
+ * endpoints of lib/stack): PSNs, send window, retry budgets and the
  * counters, taken on the engine that owns the QP so that it is consistent.
  */
 #ifndef RXD_TRANSPORT_STATE_H

@@ -5,11 +5,14 @@
 Reads the raw outputs run-bench.sh left in DIR (NAME.ROUND.s/.c) and
 prints, in Markdown, rxd's figures next to the machine's limits measured
 in the same rounds: each cell is the median over the rounds with the
-range in brackets; a ratio is the ratio of the medians, and the best-round
-ratio that of the best rounds (highest rate, lowest time): on a shared
-machine whose slow phases come and go, the best rounds are the ones where
-both sides ran undisturbed.  A figure missing
-from every round prints as "-" and makes the exit status 1.
+range in brackets; a ratio is paired by round (rxd's figure of round r
+over the limit's of round r), and the table shows the median of those
+per-round ratios and the best of them: on a shared machine whose slow
+phases come and go, the best round is the one where both sides ran
+undisturbed.  A figure missing from every round prints as "-" and makes
+the exit status 1.
+
+Usage: bench_table.py DIR ROUNDS HAVE_PERFTEST HAVE_MPI
 """
 import json
 import os
@@ -60,7 +63,8 @@ class Figure:
     """One measure over the rounds: median and range."""
 
     def __init__(self, name, values, scale=1.0):
-        vals = [v * scale for v in values if v is not None]
+        self.by_round = [None if v is None else v * scale for v in values]
+        vals = [v for v in self.by_round if v is not None]
         self.med = statistics.median(vals) if vals else None
         self.lo = min(vals) if vals else None
         self.hi = max(vals) if vals else None
@@ -81,15 +85,46 @@ def ratio(a, b):
 
 
 def ratios(a, b, lower_is_better=False):
-    """Ratio of the medians | ratio of the best rounds."""
-    if lower_is_better:
-        return f"{ratio(a.med, b.med)} | {ratio(a.lo, b.lo)}"
-    return f"{ratio(a.med, b.med)} | {ratio(a.hi, b.hi)}"
+    """Median of the per-round ratios a/b | the best round's ratio."""
+    per = [x / y for x, y in zip(a.by_round, b.by_round)
+           if x is not None and y]
+    if not per:
+        return "- | -"
+    best = min(per) if lower_is_better else max(per)
+    return f"{statistics.median(per):.2f} | {best:.2f}"
+
+
+def mpi_us(text, what):
+    """The time in us of one round trip of SIZE (or of the allreduce)."""
+    pat = (r"^allreduce .*: ok, ([0-9.]+) us each$" if what == "allreduce"
+           else r"^pair 0-1 size %s: \d+ round trips, ([0-9.]+) us each, "
+           r"[0-9.]+ MB/s$" % what)
+    m = re.search(pat, text, re.M)
+    return float(m.group(1)) if m else None
+
+
+def mpi_table(d, rs):
+    """Open MPI over UCX over rxd against Open MPI over kernel TCP."""
+    print()
+    print("| mpi-pingpong, 2 ranks, same rounds | over rxd (UCX rc_verbs) "
+          "| over kernel TCP (ob1, lo) | TCP time / rxd time | best round "
+          "| goal |")
+    print("|---|---|---|---|---|---|")
+    for what in ("8", "4096", "65536", "1048576", "8388608", "allreduce"):
+        fig = {how: Figure(f"{name} {what}", [mpi_us(read(
+            f"{d}/{name}.{r}.c"), what) for r in rs])
+            for how, name in (("rxd", "mpi"), ("tcp", "mpitcp"))}
+        label = ("allreduce of 4096 doubles" if what == "allreduce"
+                 else f"round trip, {what} B")
+        print(f"| {label} | {fig['rxd'].show(' us')} | "
+              f"{fig['tcp'].show(' us')} | "
+              f"{ratios(fig['tcp'], fig['rxd'])} | > 1 |")
 
 
 def main():
     d, rounds = sys.argv[1], int(sys.argv[2])
     have_perftest = sys.argv[3] == "true"
+    have_mpi = len(sys.argv) > 4 and sys.argv[4] == "true"
     rs = range(1, rounds + 1)
 
     def per_round(name, side, get, scale=1.0):
@@ -152,8 +187,8 @@ def main():
     w = bw["write_bw"]
     for line in read(f"{d}/cpu").splitlines():
         print(f"{line}  ")
-    print(f"\nMedians of {rounds} rounds [range]; ratios of the medians and "
-          "of the best rounds.\n")
+    print(f"\nMedians of {rounds} rounds [range]; ratios paired by round: "
+          "the median of the per-round ratios and the best round's.\n")
     print("| target | rxd | machine, same rounds | ratio | best-round ratio "
           "| goal |")
     print("|---|---|---|---|---|---|")
@@ -247,6 +282,8 @@ def main():
         print(f"| send_lat -s 8, t_typical | {pl.show(' us')} | "
               f"{lat['send_lat'].show(' us')} | half round trip "
               f"{half_rtt.show(' us')} | {ratios(pl, half_rtt, True)} |")
+    if have_mpi:
+        mpi_table(d, rs)
     if missing:
         print(f"\nmissing: {', '.join(missing)}", file=sys.stderr)
         return 1

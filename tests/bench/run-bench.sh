@@ -24,6 +24,11 @@
 #           ib_send_bw -D (path MTU 4096 and 1024) and
 #           ib_send_lat on rxd (through build/compat) when
 #           perftest is installed; rxd-testpmd's "show mem"
+#   mpi     Open MPI over UCX over rxd (two ranks, each its own rxd over
+#           memif with one lcore: tests/mpi/rank-env.sh) against the same
+#           program over Open MPI's kernel TCP transport on loopback:
+#           mpi-pingpong's round trips of 8 B to 8 MiB and an allreduce,
+#           when openmpi-bin and mpi-pingpong are there
 #   scaling rxd-perf --loopback (one process, net_ring pair, 2 QPs)
 #           write_bw at 64 B with one engine lcore for both ports, then
 #           with two (one a port); handoff-bench: what passing a frame
@@ -41,7 +46,8 @@
 #   RXD_CPU_FEATURES_OFF  CPU features rxd must not use (e.g. avx512f: the
 #                  code paths of an AVX2-only CPU); the table's first
 #                  lines name the CPU, its flags and the paths chosen
-# The whole run takes about 6 minutes with the defaults on a quiet machine
+# The whole run takes about 6 minutes with the defaults on a quiet machine,
+# plus about 40 s a round for the MPI rows
 # (estimated from the 4 it took before the READ, SEND and perftest rows of
 # path MTU 1024 and 4096 were added; 8 to 15 minutes for 3 rounds under load).
 set -u
@@ -202,6 +208,36 @@ pt() {
 		"$tool" -d rxd0 -x 1 -p $tcp "$@" 127.0.0.1
 }
 
+# mpi NAME rxd|tcp: mpi-pingpong, two ranks, over rxd (in a network
+# namespace of its own with only lo: nothing of it can reach the kernel's
+# routes) or over kernel TCP on loopback
+mpi_pp=$build/tests/mpi/mpi-pingpong
+have_mpi=false
+command -v mpirun >/dev/null && [ -x "$mpi_pp" ] && $have_perftest &&
+	have_mpi=true
+mpi() {
+	local ns=rxdbmpi$$ how=(--mca pml ob1 --mca btl tcp,self
+		--mca btl_tcp_if_include lo) wrap=() in=()
+	$have_mpi || return 0
+	if [ "$2" = rxd ]; then
+		ip netns add "$ns" && ip -n "$ns" link set lo up || {
+			failed="$failed $1"
+			return
+		}
+		in=(ip netns exec "$ns")
+		how=(--mca pml ucx --mca osc ucx --mca btl self
+			-x LD_LIBRARY_PATH -x RXD_LINK_WAIT_MS
+			-x UCX_NET_DEVICES=rxd0:1 -x UCX_TLS=rc_verbs,ud_verbs,self)
+		wrap=("$here/../mpi/rank-env.sh" "$dir")
+	fi
+	rm -f "$sock"
+	timeout 300 "${in[@]}" mpirun --allow-run-as-root --oversubscribe \
+		-np 2 --bind-to none "${how[@]}" "${wrap[@]}" "$mpi_pp" \
+		-s 8,4096,65536,1048576,8388608 -n 1000 -N 20 \
+		>"$dir/$1.c" 2>&1 || failed="$failed $1"
+	[ "$2" = rxd ] && ip netns del "$ns"
+}
+
 printf '[port0]\nengines_per_port = 2\n[port1]\nengines_per_port = 2\n' \
 	>"$dir/shard.ini"
 for r in $(seq "$rounds"); do
@@ -229,6 +265,8 @@ for r in $(seq "$rounds"); do
 	pt "ib_read_bw1k.$r" 1500 2048 ib_read_bw -s 65536 -D "$secs"
 	pt "ib_send_bw1k.$r" 1500 2048 ib_send_bw -s 65536 -D "$secs"
 	pt "ib_send_lat.$r" 1500 2048 ib_send_lat -s 8 -n 20000
+	mpi "mpi.$r" rxd
+	mpi "mpitcp.$r" tcp
 	"$memcpy" 65536 4194304 >"$dir/memcpy.$r" 2>&1 ||
 		failed="$failed memcpy"
 	"$memcpy" --rxd 65536 4194304 >"$dir/rxdcopy.$r" 2>&1 ||
@@ -251,7 +289,7 @@ printf 'show mem\nquit\n' >"$dir/mem.cmds"
 	--cmdline-file "$dir/mem.cmds" >"$dir/mem" 2>&1 || failed="$failed mem"
 
 # --- the table ---
-python3 "$here/bench_table.py" "$dir" "$rounds" "$have_perftest" ||
+python3 "$here/bench_table.py" "$dir" "$rounds" "$have_perftest" "$have_mpi" ||
 	failed="$failed table"
 if [ -n "$failed" ]; then
 	echo "run-bench: failed:$failed" >&2

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the engines do for a queue pair and a port when lib/verbs asks:
+ * What the stack does for a queue pair and a port when lib/verbs asks:
  * place a QP on the engine that owns it and publish it in the port's QP
  * table, apply attributes on that engine, look a QPN up, run a command on
- * a port's engine.  The QP core itself (lib/qp) is below the engine and
- * the transport; these calls are the engine's, so they live here.
+ * a port's engine.  The QP tables are the stack's, which lends each
+ * engine its ports' tables to read (struct rxd_engine_host); the QP core
+ * itself (lib/qp) is below the engine and the transport.
  */
 #ifndef RXD_QP_ENGINE_H
 #define RXD_QP_ENGINE_H
@@ -13,12 +14,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "rxd_engine_cmd.h"
 #include "rxd_qp_core.h"
-
-struct rxd_engine;
-
-/** A control command: fn runs on the engine's lcore. */
-typedef int (*rxd_engine_fn)(struct rxd_engine *e, void *arg);
 
 /**
  * Run fn on the engine serving an rxd port and return its result
@@ -51,19 +48,6 @@ void rxd_qp_detach(struct rxd_qp_core *qp);
  */
 int rxd_qp_apply(struct rxd_qp_core *qp, const struct ibv_qp_attr *attr,
 		 int mask);
-
-/**
- * Run the keepalive of a slice of the engine's QPs (engine side, every
- * tick): each QP of its ports is looked at once every 100 ticks.
- */
-void rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now);
-
-/**
- * Which of a port's n engines owns the frames to QPN qpn, the rule both
- * ends of a link follow: QP1 and multicast (the groups) the first (0),
- * any other QPN modulo n.
- */
-unsigned int rxd_qp_share(uint32_t qpn, unsigned int n);
 
 /** The QP with this QPN on a port, or NULL (engine side). */
 struct rxd_qp_core *rxd_qp_lookup(unsigned int port, uint32_t qpn);

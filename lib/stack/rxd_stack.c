@@ -121,6 +121,19 @@ setup_engines(const struct rxd_conf *conf)
 	return 0;
 }
 
+static rxd_port_event_fn port_event_fn;
+
+/* A port's link changed (an engine calls, rxd_engine_host.port_event). */
+static void
+port_event(unsigned int port, bool up)
+{
+	rxd_port_event_fn fn = __atomic_load_n(&port_event_fn,
+					       __ATOMIC_ACQUIRE);
+
+	if (fn != NULL)
+		fn(port, up);
+}
+
 /*
  * Port i's shard k goes to engine (i + k) modulo the engines: shard 0
  * where the port went before sharding, the others on distinct engines.
@@ -131,6 +144,11 @@ share_port(struct rxd_port *p)
 {
 	unsigned int k, j, n = RTE_MIN(p->shards, rxd_stk.n_engines);
 	struct rxd_engine_port *first = NULL;
+	const struct rxd_engine_host host = {
+		.qp_table = rxd_stk.qp_table[p->index],
+		.qp_table_len = rxd_stk.qp_table_len,
+		.port_event = port_event,
+	};
 
 	if (n < p->shards)
 		rte_log(RTE_LOG_WARNING, rxd_logtype_stack,
@@ -141,7 +159,8 @@ share_port(struct rxd_port *p)
 		struct rxd_engine *e =
 			&rxd_stk.engines[(p->index + k) % rxd_stk.n_engines];
 		int rc = rxd_engine_add_port(e, p, &rxd_stk.net[p->index],
-					     (uint16_t)k, (uint16_t)n, first);
+					     (uint16_t)k, (uint16_t)n, first,
+					     &host);
 
 		if (rc == -ENOSPC)
 			return rxd_stack_fail(ENOSPC, "engine %u serves too "
@@ -165,6 +184,19 @@ share_port(struct rxd_port *p)
 	return 0;
 }
 
+/* A port's QP table, on its socket, before its engines are lent it. */
+static int
+alloc_qp_table(const struct rxd_port *p, const struct rxd_conf *conf)
+{
+	rxd_stk.qp_table[p->index] = rte_zmalloc_socket("rxd_qps",
+		rxd_stk.qp_table_len * sizeof(struct rxd_qp_core *), 0,
+		p->socket);
+	if (rxd_stk.qp_table[p->index] == NULL)
+		return rxd_stack_fail(ENOMEM, "no memory for %u QPs",
+				      conf->max_qp);
+	return 0;
+}
+
 static int
 setup_ports(const struct rxd_conf *conf)
 {
@@ -172,6 +204,7 @@ setup_ports(const struct rxd_conf *conf)
 	unsigned int i, n = rxd_port_list(ids, RXD_MAX_PORTS);
 	char err[256];
 
+	rxd_stk.qp_table_len = RXD_QPN_FIRST + conf->max_qp;
 	for (i = 0; i < n; i++) {
 		struct rxd_port *p = &rxd_stk.ports[i];
 
@@ -181,29 +214,12 @@ setup_ports(const struct rxd_conf *conf)
 		rxd_stk.n_ports = i + 1;
 		rxd_net_port_init(&rxd_stk.net[p->index], &conf->port[p->index],
 				  &p->mac, p->pool, NULL, NULL);
-		if (share_port(p) != 0)
+		if (alloc_qp_table(p, conf) != 0 || share_port(p) != 0)
 			return -1;
 	}
 	if (rxd_stk.n_ports == 0)
 		return rxd_stack_fail(ENODEV, "no DPDK port: give one on the "
 			"EAL command line (--vdev=net_memif0,... or -a PCI)");
-	return 0;
-}
-
-static int
-alloc_qp_tables(const struct rxd_conf *conf)
-{
-	unsigned int i;
-
-	rxd_stk.qp_table_len = RXD_QPN_FIRST + conf->max_qp;
-	for (i = 0; i < rxd_stk.n_ports; i++) {
-		rxd_stk.qp_table[i] = rte_zmalloc_socket("rxd_qps",
-			rxd_stk.qp_table_len * sizeof(struct rxd_qp_core *), 0,
-			rxd_stk.ports[i].socket);
-		if (rxd_stk.qp_table[i] == NULL)
-			return rxd_stack_fail(ENOMEM, "no memory for %u QPs",
-					      conf->max_qp);
-	}
 	return 0;
 }
 
@@ -261,8 +277,7 @@ rxd_start_conf(const struct rxd_conf *conf)
 	if (rte_log_get_global_level() < conf->log_level)
 		rte_log_set_global_level(conf->log_level);
 	rte_log_set_level_pattern("rxd.*", conf->log_level);
-	if (setup_engines(conf) != 0 || setup_ports(conf) != 0 ||
-	    alloc_qp_tables(conf) != 0) {
+	if (setup_engines(conf) != 0 || setup_ports(conf) != 0) {
 		rxd_stop();
 		return -1;
 	}
@@ -272,7 +287,7 @@ rxd_start_conf(const struct rxd_conf *conf)
 		return -1;
 	}
 	launch();
-	rc = rxd_inline_start();
+	rc = rxd_stack_inline_start();
 	if (rc != 0) {
 		rxd_stop();
 		return rxd_stack_fail(rc, "cannot start the inline progress "
@@ -383,22 +398,10 @@ rxd_sync_engines(void)
 		rxd_engine_call(&rxd_stk.engines[i], barrier_cmd, NULL);
 }
 
-static rxd_port_event_fn port_event_fn;
-
 void
 rxd_set_port_event_handler(rxd_port_event_fn fn)
 {
 	__atomic_store_n(&port_event_fn, fn, __ATOMIC_RELEASE);
-}
-
-void
-rxd_stack_port_event(unsigned int port, bool up)
-{
-	rxd_port_event_fn fn = __atomic_load_n(&port_event_fn,
-					       __ATOMIC_ACQUIRE);
-
-	if (fn != NULL)
-		fn(port, up);
 }
 
 int
@@ -418,12 +421,6 @@ rxd_stack_qp_engine(unsigned int port, uint32_t qpn)
 		return NULL;
 	n = rxd_stk.n_shards[port];
 	return rxd_stk.port_shard[port][rxd_qp_share(qpn, n)];
-}
-
-unsigned int
-rxd_qp_share(uint32_t qpn, unsigned int n)
-{
-	return qpn == RXD_QPN_GSI || qpn == RXD_QPN_MCAST ? 0 : qpn % n;
 }
 
 unsigned int

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * QP placement and the per-port QP tables (see rxd_qp_engine.h), the
- * keepalive sweep over them, and the state changes an engine applies
+ * QP placement and the per-port QP tables (see rxd_qp_engine.h; the
+ * engines read the tables lent to them, rxd_engine_qp()), and the state changes an engine applies
  * itself: a QP returning to RESET drops its queued work requests
  * silently, a UD QP being destroyed sends what was posted first.  A QP entering ERR flushes them with
  * IBV_WC_WR_FLUSH_ERR through lib/qp's rxd_qp_flush().
@@ -19,7 +19,6 @@
 #include "rxd_transport.h"
 
 #define UD_DRAIN_PASSES 64
-#define KEEPALIVE_SWEEP_TICKS 100
 
 static struct rxd_qp_core **
 slot(unsigned int port, uint32_t qpn)
@@ -35,25 +34,6 @@ rxd_qp_lookup(unsigned int port, uint32_t qpn)
 	struct rxd_qp_core **s = slot(port, qpn);
 
 	return s == NULL ? NULL : __atomic_load_n(s, __ATOMIC_ACQUIRE);
-}
-
-void
-rxd_qp_keepalive_sweep(struct rxd_engine *e, uint64_t now)
-{
-	uint32_t len = rxd_stk.qp_table_len;
-	uint32_t n = len / KEEPALIVE_SWEEP_TICKS + 1;
-	unsigned int i;
-
-	for (; n > 0; n--) {
-		e->keepalive_at = (e->keepalive_at + 1) % len;
-		for (i = 0; i < e->n_ports; i++) {
-			struct rxd_qp_core *qp = rxd_qp_lookup(
-				e->ports[i].port->index, e->keepalive_at);
-
-			if (qp != NULL && qp->engine == e)
-				rxd_transport_keepalive(qp, now);
-		}
-	}
 }
 
 /* A QP's frames leave addressed, in order, on their lane. */

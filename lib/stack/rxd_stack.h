@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The running stack's state, shared by the rxd_stack*.c files only. */
+/*
+ * lib/stack: the host-wide stack over the engines, and its state (rxd_stk),
+ * shared by lib/stack's files only.  It starts and stops ports and
+ * engines, owns the QP tables and placement, and implements
+ * include/rxd/rxd.h; the engines get what they need of it as data.
+ */
 #ifndef RXD_STACK_H
 #define RXD_STACK_H
 
 #include "rxd/rxd.h"
 #include "rxd_engine.h"
+#include "rxd_inline.h"
 #include "rxd_qp_engine.h"
 
 struct rxd_stack {
@@ -44,14 +50,11 @@ struct rxd_engine *rxd_stack_qp_engine(unsigned int port, uint32_t qpn);
 void rxd_stack_wait(void);
 
 /**
- * Start the thread that runs engines no lcore runs while the program does
- * not (rxd_inline.c); nothing to do without such engines.  @return 0 or
+ * Start the engines' inline runner on the engines no lcore runs
+ * (rxd_stack_inline.c); nothing to do without such engines.  @return 0 or
  * pthread_create()'s error number.
  */
-int rxd_inline_start(void);
-
-/** Stop and join it (before the engines go away). */
-void rxd_inline_stop(void);
+int rxd_stack_inline_start(void);
 
 /**
  * With RXD_ENGINE_STATS set, print each engine's RoCE receive and
