@@ -266,6 +266,10 @@ struct rxd_qp_stats {
 				    *   rate before a CNP); 0 = DCQCN off */
 	uint64_t keepalives;       /**< keepalive probes sent to a silent
 				    *   peer (port key keepalive_ms) */
+	uint64_t rtt_us;           /**< RC: the last round trip sampled, us
+				    *   (a new frame to the ACK or response
+				    *   covering it); 0 = none yet */
+	uint64_t rtt_samples;      /**< round trips sampled */
 };
 
 /**

@@ -24,6 +24,7 @@ void
 rxd_cc_reset(struct rxd_rc *rc)
 {
 	rc->cnp_next = 0;
+	rxd_rtt_drop(rc);
 	if (rc->x.dcqcn == NULL)
 		return;
 	rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);

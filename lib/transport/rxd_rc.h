@@ -103,6 +103,10 @@ struct rxd_rc {
 	struct rxd_dcqcn dcqcn;    /**< this QP's rate (reaction point) */
 	struct rxd_pacer pacer;
 	double tsc_per_us;
+	/* round-trip probe (rxd_rtt.c) */
+	bool probe_on;             /**< a probe waits for its ACK */
+	uint32_t probe_psn;        /**< the PSN probed */
+	uint64_t probe_at;         /**< pass clock (TSC) when it left */
 	/* keepalive (rxd_keepalive.c) */
 	uint64_t ka_since;         /**< TSC of the last sign of the peer */
 	uint64_t ka_heard;         /**< cnt.rx_pkts seen then */
@@ -227,6 +231,18 @@ rxd_cc_held(struct rxd_rc *rc)
 		return false;
 	rc->pacer_held = true;
 	return true;
+}
+
+/* rxd_rtt.c */
+void rxd_rtt_sent(struct rxd_rc *rc, uint32_t psn);
+void rxd_rtt_acked(struct rxd_rc *rc, uint32_t psn);
+
+/* A rewind resends frames whose round trip would count the wait for the
+ * loss: the probe is dropped (Karn's rule). */
+static inline void
+rxd_rtt_drop(struct rxd_rc *rc)
+{
+	rc->probe_on = false;
 }
 
 /* rxd_keepalive.c */

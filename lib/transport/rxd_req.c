@@ -316,6 +316,7 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 		return false;
 	}
 	rxd_tx_send(rc, &p, m, src);
+	rxd_rtt_sent(rc, p.psn);
 	sent_to(rc, next_psn(s, &p));
 	if (rc->deadline == 0 && rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
@@ -420,6 +421,7 @@ rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
 		return;
 	rc->rewound = true;
 	rc->rewind_psn = psn;
+	rxd_rtt_drop(rc);
 	rxd_qp_doorbell(rc->qp);
 	for (i = rc->head; i != rc->tail; i++) {
 		struct rxd_swqe *s = rxd_win(rc, i);
