@@ -11,8 +11,8 @@
  * QP never leaves faster than its port: a QP that ran unpaced until its
  * first CNP, or again once recovered, would send a window's burst into a
  * queue that was already full (doc/performance.md, "Congestion").
- * Scale-free (scaled, the law's default; the engine still configures the
- * fixed steps): R_AI = ai_share x target and R_HAI = 10 R_AI; the byte
+ * Scale-free (scaled, the law's default, cc = ecn; cc = dcqcn configures
+ * the fixed steps of the dcqcn keys): R_AI = ai_share x target and R_HAI = 10 R_AI; the byte
  * counter is at least what the QP sends in T at its rate (else at 50
  * Gbit/s it fired every 5 us and undid each cut within one CNP interval);
  * a timer event or alpha decay counts only if the QP sent at least half
@@ -48,8 +48,8 @@ rxd_dcqcn_params_default(struct rxd_dcqcn_params *p)
 void
 rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p)
 {
-	*d = (struct rxd_dcqcn){ .limited = true, .rc = p->line_mbps,
-		.rt = p->line_mbps, .alpha = 1.0 };
+	*d = (struct rxd_dcqcn){ .rc = p->line_mbps, .rt = p->line_mbps,
+		.alpha = 1.0 };
 }
 
 static uint32_t

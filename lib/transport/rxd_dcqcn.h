@@ -45,7 +45,6 @@ struct rxd_dcqcn_params {
 
 /** One QP's rate state. */
 struct rxd_dcqcn {
-	bool limited;            /**< the QP is paced (DCQCN runs on it) */
 	double rc;               /**< current rate, Mbit/s */
 	double rt;               /**< target rate, Mbit/s */
 	double alpha;
@@ -73,7 +72,7 @@ rxd_dcqcn_scaled(const struct rxd_dcqcn_params *p)
 	return p->scaled;
 }
 
-/** Start a QP at line rate, paced there. */
+/** Start a QP at line rate. */
 void rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p);
 
 /** A CNP arrived at now_us: cut the rate (at most once per cut_gap_us

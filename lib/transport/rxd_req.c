@@ -316,6 +316,8 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 		return false;
 	}
 	rxd_tx_send(rc, &p, m, src);
+	if (w->opcode == IBV_WR_RDMA_READ)
+		rxd_cc_read_asked(rc, p.reth_len);
 	rxd_rtt_sent(rc, p.psn);
 	sent_to(rc, next_psn(s, &p));
 	if (rc->deadline == 0 && rc->rto)

@@ -6,7 +6,7 @@
  * its first response).  A rewind (a NAK, an RNR NAK or a timeout) drops
  * the probe, and frames sent again are never probed (Karn's rule): their
  * round trip would count the wait for the loss.  Each sample goes to the
- * QP's counters (rtt_us, rtt_samples).
+ * QP's counters (rtt_us, rtt_samples) and to its delay law (cc = delay).
  */
 #include "rxd_rc.h"
 
@@ -39,4 +39,5 @@ rxd_rtt_acked(struct rxd_rc *rc, uint32_t psn)
 		1;
 	rc->cnt.rtt_us = rtt_us;
 	rc->cnt.rtt_samples++;
+	rxd_cc_rtt(rc, now, rtt_us);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * DCQCN's pacer on both sides of an RC connection, in one process
- * (net_ring pair): with dcqcn.line_rate_mbps 20 on both ports, a QP's
- * frames never leave faster than 20 Mbit/s, a WRITE's requests and a
- * READ's responses (sent by the responder's QP, the one the READ's
- * requester sends its CNPs to) alike.  Only lower bounds on the time are
+ * The pacer on both sides of an RC connection, in one process (net_ring
+ * pair): with dcqcn.line_rate_mbps 20 on both ports, a QP's frames never
+ * leave faster than 20 Mbit/s, a WRITE's requests and a READ's responses
+ * (sent by the responder's QP, the one the READ's requester sends its
+ * CNPs to) alike, under the law RXD_TEST_CC names (port key cc: dcqcn,
+ * the default, ecn or delay; meson runs each).  Only lower bounds on the time are
  * asserted: the pacer guarantees them however the machine schedules the
  * test; unpaced, either transfer takes a few milliseconds here.
  * The RTT sampler (rxd_rtt.c) rides on the same pacing: a WRITE's first
@@ -42,10 +43,14 @@ static void
 start(void)
 {
 	int fd = mkstemp(conf);
+	const char *cc = getenv("RXD_TEST_CC");
 
 	cr_assert_geq(fd, 0);
-	dprintf(fd, "[port0]\ndcqcn.line_rate_mbps = %d\n"
-		"[port1]\ndcqcn.line_rate_mbps = %d\n", RATE_MBPS, RATE_MBPS);
+	if (cc == NULL)
+		cc = "dcqcn";
+	dprintf(fd, "[port0]\ncc = %s\ndcqcn.line_rate_mbps = %d\n"
+		"[port1]\ncc = %s\ndcqcn.line_rate_mbps = %d\n",
+		cc, RATE_MBPS, cc, RATE_MBPS);
 	close(fd);
 	setenv("RXD_CONFIG", conf, 1);
 	rc_pair_start(&p, &opts);
@@ -97,10 +102,12 @@ stats(unsigned int port, const struct ibv_qp *qp)
 }
 
 /* op moves LEN bytes from src exactly, no faster than the rate allows;
- * what names the frames that were paced. */
+ * what names the frames that were paced, by the QP of port sender. */
 static void
-paced(enum ibv_wr_opcode op, uint8_t *src, const char *what)
+paced(enum ibv_wr_opcode op, uint8_t *src, const char *what,
+      unsigned int sender)
 {
+	uint64_t kbps;
 	double t;
 
 	memset(src == p.a.buf ? p.b.buf : p.a.buf, 0, LEN);
@@ -109,18 +116,21 @@ paced(enum ibv_wr_opcode op, uint8_t *src, const char *what)
 	cr_assert_geq(t, least_s(), "1 MiB in %.3f s: %s left faster than "
 		      "%d Mbit/s", t, what, RATE_MBPS);
 	cr_assert_eq(memcmp(p.a.buf, p.b.buf, LEN), 0);
+	kbps = stats(sender, sender ? p.b.qp : p.a.qp).rate_kbps;
+	cr_assert(kbps > 0 && kbps <= RATE_MBPS * 1000, "%s: paced at %lu "
+		  "kbit/s", what, (unsigned long)kbps);
 }
 
 Test(rc_paced, write_requests_leave_no_faster_than_the_rate)
 {
-	paced(IBV_WR_RDMA_WRITE, p.a.buf, "the WRITE's requests");
+	paced(IBV_WR_RDMA_WRITE, p.a.buf, "the WRITE's requests", 0);
 }
 
 Test(rc_paced, read_responses_leave_no_faster_than_the_rate)
 {
 	uint64_t before = stats(1, p.b.qp).tx_pkts;
 
-	paced(IBV_WR_RDMA_READ, p.b.buf, "the READ's responses");
+	paced(IBV_WR_RDMA_READ, p.b.buf, "the READ's responses", 1);
 	cr_assert_geq(stats(1, p.b.qp).tx_pkts - before, LEN / 1024,
 		      "the responder's QP sent the responses");
 }
