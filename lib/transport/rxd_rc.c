@@ -452,5 +452,5 @@ rxd_transport_counters(const struct rxd_qp_core *qp,
 {
 	*c = rxd_rc(qp)->cnt;
 	c->rate_kbps = (uint64_t)(rxd_cc_rate(rxd_rc(qp)) * 1000);
-	c->rate_cuts = rxd_rc(qp)->dcqcn.cuts;
+	c->rate_cuts = rxd_cc_cuts(rxd_rc(qp));
 }

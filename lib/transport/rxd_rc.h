@@ -101,9 +101,15 @@ struct rxd_rc {
 	uint32_t res_busy;         /**< oldest resource with responses to send */
 	/* congestion control */
 	uint64_t cnp_next;         /**< TSC before which no CNP is sent */
-	struct rxd_dcqcn dcqcn;    /**< this QP's rate (reaction point) */
+	bool paced;                /**< a rate law runs (x.dcqcn or x.delay) */
+	struct rxd_dcqcn dcqcn;    /**< x.dcqcn: the rate (reaction point) */
+	struct rxd_delay delay;    /**< x.delay: the rate */
 	struct rxd_pacer pacer;
 	double tsc_per_us;
+	/* round-trip probe (rxd_rtt.c) */
+	bool probe_on;             /**< a probe waits for its ACK */
+	uint32_t probe_psn;        /**< the PSN probed */
+	uint64_t probe_at;         /**< pass clock (TSC) when it left */
 	/* keepalive (rxd_keepalive.c) */
 	uint64_t ka_since;         /**< TSC of the last sign of the peer */
 	uint64_t ka_heard;         /**< cnt.rx_pkts seen then */
@@ -193,17 +199,32 @@ void rxd_cc_ce(struct rxd_rc *rc);
 void rxd_cc_cnp(struct rxd_rc *rc);
 bool rxd_cc_may_send(struct rxd_rc *rc);
 void rxd_cc_sent(struct rxd_rc *rc, uint32_t len);
+void rxd_cc_read_asked(struct rxd_rc *rc, uint32_t len);
+void rxd_cc_rtt(struct rxd_rc *rc, uint64_t now, uint64_t rtt_us);
 double rxd_cc_rate(const struct rxd_rc *rc);
+uint64_t rxd_cc_cuts(const struct rxd_rc *rc);
 
-/* Whether the QP's pacer holds its next frame (DCQCN on, bucket empty),
- * noted in pacer_held: requests and READ responses alike wait for it. */
+/* Whether the QP's pacer holds its next frame (a law runs, the bucket is
+ * empty), noted in pacer_held: requests and READ responses alike wait. */
 static inline bool
 rxd_cc_held(struct rxd_rc *rc)
 {
-	if (!rc->dcqcn.limited || rxd_cc_may_send(rc))
+	if (!rc->paced || rxd_cc_may_send(rc))
 		return false;
 	rc->pacer_held = true;
 	return true;
+}
+
+/* rxd_rtt.c */
+void rxd_rtt_sent(struct rxd_rc *rc, uint32_t psn);
+void rxd_rtt_acked(struct rxd_rc *rc, uint32_t psn);
+
+/* A rewind resends frames whose round trip would count the wait for the
+ * loss: the probe is dropped (Karn's rule). */
+static inline void
+rxd_rtt_drop(struct rxd_rc *rc)
+{
+	rc->probe_on = false;
 }
 
 /* rxd_keepalive.c */

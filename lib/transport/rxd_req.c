@@ -303,6 +303,9 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 		return false;
 	}
 	rxd_tx_send(rc, &p, m, src);
+	if (w->opcode == IBV_WR_RDMA_READ)
+		rxd_cc_read_asked(rc, p.reth_len);
+	rxd_rtt_sent(rc, p.psn);
 	sent_to(rc, next_psn(s, &p));
 	if (rc->deadline == 0 && rc->rto)
 		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
@@ -407,6 +410,7 @@ rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
 		return;
 	rc->rewound = true;
 	rc->rewind_psn = psn;
+	rxd_rtt_drop(rc);
 	rxd_qp_doorbell(rc->qp);
 	for (i = rc->head; i != rc->tail; i++) {
 		struct rxd_swqe *s = rxd_win(rc, i);

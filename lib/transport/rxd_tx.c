@@ -54,7 +54,7 @@ rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	rc->cnt.tx_pkts++;
-	if (rc->dcqcn.limited)
+	if (rc->paced)
 		rxd_cc_sent(rc, len);
 	rc->x.send(rc->x.ctx, rc->qp, pkt,
 		   rc->qp->type == IBV_QPT_UD ? NULL : &rc->peer, m);
