@@ -12,6 +12,8 @@
 # socket's receive buffer can still be unread then.  The same
 # iperf3 over kernel TCP (both addresses on lo of a namespace of its own)
 # runs beside it; both bitrates are printed.
+# timeout -k: iperf3's SIGTERM handler sends on its control connection,
+# which blocks for good when that connection is stuck.
 # Usage: mw-iperf3.sh BUILD_DIR [memif|afpacket]
 set -u
 command -v iperf3 >/dev/null || { echo "SKIP: iperf3 not installed"; exit 77; }
@@ -51,12 +53,12 @@ except Exception as x:
 # iperf3 over rsockets.  A client whose REQ reached the server's rxd
 # before iperf3's listen is refused, as a TCP client would be: retried.
 pre="${LD_PRELOAD:+$LD_PRELOAD:}$preload"
-mw_start_server env LD_PRELOAD="$pre" timeout 50 \
+mw_start_server env LD_PRELOAD="$pre" timeout -k 5 50 \
 	iperf3 -s -1 -J -B 10.0.0.1
 sleep 1
 mw_client env RXD_RETRY_ON="unable to connect to server" \
 	"$mw_here/../lib/retry-connect.sh" env LD_PRELOAD="$pre" \
-	timeout 40 iperf3 -c 10.0.0.1 -t "$secs" -J
+	timeout -k 5 40 iperf3 -c 10.0.0.1 -t "$secs" -J
 c=$?
 wait "$mw_server"; s=$?
 read -r sent _ _ cerr <<<"$(summary "$mw_dir/c")"
@@ -77,11 +79,11 @@ ip netns add "$kns" && ip -n "$kns" link set lo up &&
 	ip -n "$kns" addr add 10.0.0.1/32 dev lo &&
 	ip -n "$kns" addr add 10.0.0.2/32 dev lo ||
 	{ echo "FAIL: cannot create the kernel TCP namespace"; exit 1; }
-ip netns exec "$kns" timeout 30 iperf3 -s -1 -J -B 10.0.0.1 \
+ip netns exec "$kns" timeout -k 5 30 iperf3 -s -1 -J -B 10.0.0.1 \
 	>"$mw_dir/ks" 2>&1 &
 ks=$!
 sleep 1
-ip netns exec "$kns" timeout 20 iperf3 -c 10.0.0.1 -B 10.0.0.2 \
+ip netns exec "$kns" timeout -k 5 20 iperf3 -c 10.0.0.1 -B 10.0.0.2 \
 	-t "$secs" -J >"$mw_dir/kc" 2>&1
 kc=$?
 wait "$ks"
