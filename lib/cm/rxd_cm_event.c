@@ -144,6 +144,20 @@ rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		channel_free(ch);
 }
 
+/* Queue @p e at the tail of @p ch; its fd turns readable (lock held). */
+static void
+append(struct rxd_cm_channel *ch, struct rxd_cm_event *e)
+{
+	e->next = NULL;
+	if (ch->tail != NULL)
+		ch->tail->next = e;
+	else
+		ch->head = e;
+	ch->tail = e;
+	if (ch->head == e)
+		fd_set_ready(ch);
+}
+
 struct rdma_cm_event *
 rxd_cm_event_push(struct rxd_cm_id *id, struct rxd_cm_id *listen,
 		  enum rdma_cm_event_type type, int status,
@@ -165,13 +179,7 @@ rxd_cm_event_push(struct rxd_cm_id *id, struct rxd_cm_id *listen,
 		e->ev.param.conn.private_data = e->pdata;
 		e->ev.param.conn.private_data_len = pdata_len;
 	}
-	if (ch->tail != NULL)
-		ch->tail->next = e;
-	else
-		ch->head = e;
-	ch->tail = e;
-	if (ch->head == e)
-		fd_set_ready(ch);
+	append(ch, e);
 	return &e->ev;
 }
 
@@ -181,30 +189,56 @@ event_of(const struct rxd_cm_event *e, const struct rxd_cm_id *id)
 	return e->ev.id == &id->id || e->ev.listen_id == &id->id;
 }
 
-void
-rxd_cm_event_drop(struct rxd_cm_id *id)
+/* Take the queued events of @p id off its channel, in order (lock held). */
+static struct rxd_cm_event *
+unlink_events(struct rxd_cm_id *id)
 {
 	struct rxd_cm_channel *ch;
-	struct rxd_cm_event **pp, *e;
+	struct rxd_cm_event **pp, *e, *out = NULL, **out_tail = &out;
 	bool had;
 
 	if (id->id.channel == NULL)
-		return;
+		return NULL;
 	ch = chan(id->id.channel);
 	had = ch->head != NULL;
 	ch->tail = NULL;
 	for (pp = &ch->head; (e = *pp) != NULL;) {
 		if (event_of(e, id)) {
 			*pp = e->next;
-			free(e);
-			rxd_cm.n_events--;
+			*out_tail = e;
+			out_tail = &e->next;
 		} else {
 			ch->tail = e;
 			pp = &e->next;
 		}
 	}
+	*out_tail = NULL;
 	if (had && ch->head == NULL)
 		fd_clear_ready(ch);
+	return out;
+}
+
+void
+rxd_cm_event_drop(struct rxd_cm_id *id)
+{
+	struct rxd_cm_event *e = unlink_events(id), *next;
+
+	for (; e != NULL; e = next) {
+		next = e->next;
+		free(e);
+		rxd_cm.n_events--;
+	}
+}
+
+void
+rxd_cm_event_move(struct rxd_cm_id *id, struct rdma_event_channel *to)
+{
+	struct rxd_cm_event *e = unlink_events(id), *next;
+
+	for (; e != NULL; e = next) {
+		next = e->next;
+		append(chan(to), e);
+	}
 }
 
 /* Pop the head (lock held). NULL if empty. */

@@ -228,6 +228,8 @@ struct rdma_cm_event *rxd_cm_event_push(struct rxd_cm_id *id, struct rxd_cm_id *
 		       const uint8_t *pdata, uint8_t pdata_len);
 /** Drop queued events of @p id (destroy). */
 void rxd_cm_event_drop(struct rxd_cm_id *id);
+/** Move queued events of @p id to channel @p to, in order (migrate). */
+void rxd_cm_event_move(struct rxd_cm_id *id, struct rdma_event_channel *to);
 /**
  * Take the next event of a channel (lock not held): blocks unless the fd
  * is O_NONBLOCK.  0 or -1 with errno.

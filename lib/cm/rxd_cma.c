@@ -443,7 +443,7 @@ rdma_migrate_id(struct rdma_cm_id *id, struct rdma_event_channel *channel)
 	pthread_mutex_lock(&rxd_cm.lock);
 	while (c->events_out > 0)
 		pthread_cond_wait(&c->acked, &rxd_cm.lock);
-	rxd_cm_event_drop(c);
+	rxd_cm_event_move(c, channel);
 	old = c->sync ? id->channel : NULL;
 	c->sync = own;
 	id->channel = channel;

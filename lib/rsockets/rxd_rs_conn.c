@@ -149,6 +149,19 @@ rxd_rs_conn_progress(struct rxd_rs *rs)
 	}
 }
 
+static struct rdma_event_channel *
+nonblocking_channel(void)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+
+	if (ch != NULL && fcntl(ch->fd, F_SETFL, O_NONBLOCK) != 0) {
+		rdma_destroy_event_channel(ch);
+		return NULL;
+	}
+	return ch;
+}
+
+/* An accepted rsocket, not numbered until raccept hands it out. */
 static struct rxd_rs *
 child_of(const struct rxd_rs *l)
 {
@@ -160,12 +173,11 @@ child_of(const struct rxd_rs *l)
 	c->index = -1;
 	c->tun = l->tun;
 	c->opts = l->opts;
-	c->ch = rdma_create_event_channel();
-	if (c->ch == NULL || fcntl(c->ch->fd, F_SETFL, O_NONBLOCK) != 0) {
+	c->ch = nonblocking_channel();
+	if (c->ch == NULL) {
 		rxd_rs_free(c);
 		return NULL;
 	}
-	c->index = c->ch->fd;
 	return c;
 }
 
@@ -187,7 +199,7 @@ accept_request(struct rxd_rs *l, struct rdma_cm_id *id,
 	rxd_rs_ep_conn_data(c, ours);
 	p.private_data = ours;
 	p.private_data_len = sizeof(ours);
-	if (rdma_accept(id, &p) != 0 || rxd_rs_insert(c) != 0)
+	if (rdma_accept(id, &p) != 0)
 		goto reject;
 	c->phase = RXD_RS_ACCEPTING;
 	c->readable = c->writable = true;
@@ -314,6 +326,41 @@ take_accepted(struct rxd_rs *l)
 	return c;
 }
 
+/*
+ * Give an accepted rsocket its number: the fd of a channel made now, the
+ * id's events moved to it.  Numbers are made when the application gets
+ * the socket (rsocket, raccept), as rdma-core's are: librspreload up to
+ * v62 maps select()'s results back by walking descriptors from 0, and
+ * takes an rsocket number below the descriptor it handed out (opened
+ * just before raccept) for that descriptor.  0, or -1 and errno (the
+ * rsocket is closed).
+ */
+static int
+number(struct rxd_rs *c)
+{
+	struct rdma_event_channel *ch = nonblocking_channel(), *unused = ch;
+	int rc;
+
+	pthread_mutex_lock(&c->lock);
+	rc = ch == NULL ? errno : 0;
+	if (rc == 0 && rdma_migrate_id(c->id, ch) != 0)
+		rc = errno;
+	if (rc == 0) {
+		unused = c->ch;
+		c->ch = ch;
+		c->index = ch->fd;
+		rc = rxd_rs_insert(c);
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (unused != NULL)
+		rdma_destroy_event_channel(unused);
+	if (rc != 0) {
+		rxd_rs_free(c);
+		return rxd_rs_fail(rc);
+	}
+	return 0;
+}
+
 int
 raccept(int socket, struct sockaddr *addr, socklen_t *addrlen)
 {
@@ -334,6 +381,8 @@ raccept(int socket, struct sockaddr *addr, socklen_t *addrlen)
 	if (c == NULL)
 		return rxd_rs_fail(l->phase == RXD_RS_LISTENING ? EAGAIN :
 				   EINVAL);
+	if (number(c) != 0)
+		return -1;
 	if (addr != NULL && addrlen != NULL)
 		rgetpeername(c->index, addr, addrlen);
 	return c->index;

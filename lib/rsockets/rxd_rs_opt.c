@@ -5,7 +5,7 @@
  * SO_RCVBUF, RDMA_SQSIZE, RDMA_RQSIZE, RDMA_INLINE, RDMA_IOMAPSIZE) take
  * effect at the next connect or accept; the others are kept and
  * reported back (rsockets never delay small writes, so TCP_NODELAY is
- * always true in effect).
+ * always true in effect); TCP_INFO reads as a TCP connection's.
  */
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -168,6 +168,29 @@ int_opt(struct rxd_rs *rs, int level, int name, bool *known)
 	return -1;
 }
 
+/*
+ * TCP_INFO as a TCP socket would fill it, for tools that read it each
+ * interval (iperf3): the state, our segment size, a congestion window of
+ * the whole send ring and no retransmission (the transport's are its
+ * own); the rest is zero.
+ */
+static socklen_t
+tcp_info_of(const struct rxd_rs *rs, void *out, socklen_t len)
+{
+	struct tcp_info ti;
+
+	memset(&ti, 0, sizeof(ti));
+	ti.tcpi_state = rs->phase == RXD_RS_CONNECTED ? TCP_ESTABLISHED :
+		rs->phase == RXD_RS_LISTENING ? TCP_LISTEN : TCP_CLOSE;
+	ti.tcpi_snd_mss = ti.tcpi_rcv_mss = ti.tcpi_advmss = MSS;
+	ti.tcpi_pmtu = MSS;
+	ti.tcpi_snd_cwnd = rs->tun.sbuf_size / MSS;
+	if (len > sizeof(ti))
+		len = sizeof(ti);
+	memcpy(out, &ti, len);
+	return len;
+}
+
 int
 rgetsockopt(int socket, int level, int optname, void *optval,
 	    socklen_t *optlen)
@@ -185,6 +208,11 @@ rgetsockopt(int socket, int level, int optname, void *optval,
 	    *optlen >= sizeof(struct linger)) {
 		memcpy(optval, &rs->opts.linger, sizeof(struct linger));
 		*optlen = sizeof(struct linger);
+		pthread_mutex_unlock(&rs->lock);
+		return 0;
+	}
+	if (level == IPPROTO_TCP && optname == TCP_INFO) {
+		*optlen = tcp_info_of(rs, optval, *optlen);
 		pthread_mutex_unlock(&rs->lock);
 		return 0;
 	}

@@ -14,7 +14,11 @@
  * librspreload's fork support (RDMAV_FORK_SAFE=1) its first read is what
  * moves the accepted kernel connection to an rsocket, and the peer sends
  * nothing before that move, so a poll first would wait for ever.
- * Usage: tcp-sink ADDR PORT [--fork N]
+ * With --select it waits with select(2) instead: under librspreload
+ * (up to v62) select maps the rsockets' results back to descriptors by
+ * walking them from 0, which breaks when an rsocket's number is below the
+ * descriptor the application holds (iperf3's server received nothing).
+ * Usage: tcp-sink ADDR PORT [--fork N | --select]
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,11 +58,42 @@ crc_update(uint32_t crc, const unsigned char *p, size_t n)
 	return ~crc;
 }
 
+static int use_select;
+
+/* Wait with select(2): 0 when fd is readable, -1 after saying why. */
+static int
+select_readable(int fd, int other)
+{
+	fd_set rd;
+	struct timeval tv = { 60, 0 };
+	int n;
+
+	FD_ZERO(&rd);
+	FD_SET(fd, &rd);
+	FD_SET(other, &rd);
+	n = select((fd > other ? fd : other) + 1, &rd, NULL, NULL, &tv);
+	if (n <= 0) {
+		perror("select");
+		return -1;
+	}
+	if (FD_ISSET(other, &rd)) {
+		fprintf(stderr, "the idle pipe became readable\n");
+		return -1;
+	}
+	if (!FD_ISSET(fd, &rd)) {
+		fprintf(stderr, "select reported %d ready, none of ours\n", n);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 wait_readable(int fd, int other)
 {
 	struct pollfd p[2] = { { fd, POLLIN, 0 }, { other, POLLIN, 0 } };
 
+	if (use_select)
+		return select_readable(fd, other);
 	for (;;) {
 		if (poll(p, 2, 60000) <= 0) {
 			perror("poll");
@@ -185,8 +221,10 @@ main(int argc, char **argv)
 
 	if (argc == 5 && strcmp(argv[3], "--fork") == 0)
 		forks = atoi(argv[4]);
-	if (argc != 3 && forks <= 0) {
-		fprintf(stderr, "usage: tcp-sink ADDR PORT [--fork N]\n");
+	use_select = argc == 4 && strcmp(argv[3], "--select") == 0;
+	if (argc != 3 && forks <= 0 && !use_select) {
+		fprintf(stderr,
+			"usage: tcp-sink ADDR PORT [--fork N | --select]\n");
 		return 2;
 	}
 	crc_init();

@@ -5,7 +5,8 @@
 # 10.0.0.2 client), so that the programs' TCP side channels reach the
 # peer.  MW_LINK=memif (default) joins the two rxd processes with
 # net_memif; MW_LINK=afpacket with net_af_packet on the two ends of a veth
-# pair inside that namespace.
+# pair inside that namespace.  mw_netns bare leaves the rxd addresses off
+# lo (and the veth ends carry none): the kernel has no route between them.
 # Usage: . mw-lib.sh BUILD_DIR; then mw_start_server CMD..., mw_client CMD...
 mw_build=$1
 mw_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -23,11 +24,13 @@ mw_cleanup() {
 }
 trap mw_cleanup EXIT
 
-mw_netns() {
+mw_netns() { # [bare]
 	ip netns add "$mw_ns" || return 1
 	ip -n "$mw_ns" link set lo up
-	ip -n "$mw_ns" addr add 10.0.0.1/32 dev lo
-	ip -n "$mw_ns" addr add 10.0.0.2/32 dev lo
+	if [ "${1:-}" != bare ]; then
+		ip -n "$mw_ns" addr add 10.0.0.1/32 dev lo
+		ip -n "$mw_ns" addr add 10.0.0.2/32 dev lo
+	fi
 	[ "${MW_LINK:-memif}" = afpacket ] || return 0
 	# DPDK 22.11's af_packet joins fanout group (pid ^ ifindex) & 0xffff:
 	# far-apart indexes keep two rxd processes started back to back out of
