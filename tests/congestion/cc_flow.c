@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The congestion test's rxd endpoints, for two operations: RC WRITEs
- * from two senders to one receiver, or RC READs by one reader from two
- * responders (the data crosses the bottleneck towards 10.0.0.3 either
- * way).  Each flow keeps WINDOW messages of MSG bytes outstanding
+ * from 2 to MAX_FLOWS senders (one process each) to one receiver, or RC
+ * READs by one reader from two responders (the data crosses the
+ * bottleneck towards the sink, 10.0.0.SINK_IP, either way; flow i's
+ * source is 10.0.0.i+1).  Each flow keeps WINDOW messages of MSG bytes outstanding
  * (RXD_CC_WINDOW, default 16) for SECONDS: every WR is signaled and must
  * complete once, in order, successfully; only under heavy loss (DCQCN
  * off) may one end with IBV_WC_RETRY_EXC_ERR and the rest be flushed
@@ -11,7 +12,7 @@
  *
  * "sender ID SOCKET SECONDS": WRITE k holds the pattern of seed
  * (ID << 24 | k) and lands in remote slot k % WINDOW.  "receiver SOCKET0
- * SOCKET1" serves one QP per sender; when a sender is done it says how
+ * SOCKET1 ..." serves one QP per sender (ID i on SOCKETi); when a sender is done it says how
  * many messages completed successfully, and the receiver checks that
  * each of its slots holds the last message written there (not after a
  * retry-exceeded: the failed WRITEs may have landed).
@@ -50,7 +51,9 @@
 
 #define MSG 16384u
 #define MAX_WINDOW 64u
-#define NFLOWS 2
+#define NFLOWS 2            /* a reader's responders */
+#define MAX_FLOWS 8         /* a receiver's senders */
+#define SINK_IP 100         /* the sink is 10.0.0.100 */
 
 /* What the flows' side tells the data's other end at the end. */
 struct result {
@@ -134,8 +137,7 @@ open_qp(struct conn *c)
 	return 0;
 }
 
-/* Connect an open QP to the peer met on socket path (the sink is
- * 10.0.0.3): from then on the peer may access its buffer. */
+/* Connect an open QP to the peer met on socket path: from then on the peer may access its buffer. */
 static int
 join(struct conn *c, bool server, const char *path, uint8_t peer_ip)
 {
@@ -174,14 +176,14 @@ release(struct conn *c)
 		close(c->sock);
 }
 
-/* The sink's QPs, one per flow, connected on paths; on a failure those
+/* The sink's n QPs, one per flow, connected on paths; on a failure those
  * made are released.  @return 0, or 2. */
 static int
-connect_sink(struct conn *const c[NFLOWS], char **paths)
+connect_sink(struct conn *const c[], char **paths, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < NFLOWS; i++)
+	for (i = 0; i < n; i++)
 		if (connect_qp(c[i], true, paths[i], (uint8_t)(i + 1)) != 0) {
 			fprintf(stderr, "cc-flow: connect %u failed\n", i);
 			do
@@ -370,7 +372,7 @@ sender(unsigned int id, const char *path, double secs)
 	struct stream st = { .id = id };
 	int bad;
 
-	if (connect_qp(&st.c, false, path, 3) != 0) {
+	if (connect_qp(&st.c, false, path, SINK_IP) != 0) {
 		fprintf(stderr, "sender %u: connect failed\n", id);
 		release(&st.c);
 		return 2;
@@ -393,7 +395,7 @@ reader(char **paths, double secs)
 	int bad;
 
 	memset(st, 0, sizeof(st));
-	if (connect_sink(c, paths) != 0)
+	if (connect_sink(c, paths, NFLOWS) != 0)
 		return 2;
 	for (i = 0; i < NFLOWS; i++) {
 		st[i].id = i;
@@ -420,7 +422,7 @@ responder(unsigned int id, const char *path)
 	if (open_qp(&c) == 0)
 		for (j = 0; j < window; j++)   /* before the reader may READ */
 			rxd_test_fill(c.buf + j * MSG, MSG, seed_of(id, j));
-	if (c.qp == NULL || c.mr == NULL || join(&c, false, path, 3) != 0) {
+	if (c.qp == NULL || c.mr == NULL || join(&c, false, path, SINK_IP) != 0) {
 		fprintf(stderr, "responder %u: connect failed\n", id);
 		release(&c);
 		return 2;
@@ -452,17 +454,20 @@ check(const struct conn *c, unsigned int id, uint64_t sent)
 	return bad;
 }
 
+/* Serve n senders' WRITEs; check each one's slots when it is done. */
 static int
-receiver(char **paths)
+receiver(char **paths, unsigned int n)
 {
-	struct conn c[NFLOWS], *cp[NFLOWS] = { &c[0], &c[1] };
+	struct conn c[MAX_FLOWS], *cp[MAX_FLOWS];
 	struct result r;
 	unsigned int i;
 	int bad = 0;
 
-	if (connect_sink(cp, paths) != 0)
+	for (i = 0; i < n; i++)
+		cp[i] = &c[i];
+	if (connect_sink(cp, paths, n) != 0)
 		return 2;
-	for (i = 0; i < NFLOWS && bad < 2; i++) {
+	for (i = 0; i < n && bad < 2; i++) {
 		if (read(c[i].sock, &r, sizeof(r)) != sizeof(r)) {
 			fprintf(stderr, "receiver: sender %u vanished\n", i);
 			bad = 2;
@@ -476,7 +481,7 @@ receiver(char **paths)
 	}
 	if (bad < 2)
 		printf("receiver: %s\n", bad ? "DATA WRONG" : "data exact");
-	for (i = 0; i < NFLOWS; i++)
+	for (i = 0; i < n; i++)
 		release(&c[i]);
 	return bad;
 }
@@ -500,16 +505,18 @@ run_role(int argc, char **argv)
 	if (argc == 5 && strcmp(argv[1], "sender") == 0)
 		return sender((unsigned int)atoi(argv[2]), argv[3],
 			      atof(argv[4]));
-	if (argc == 4 && strcmp(argv[1], "receiver") == 0)
-		return receiver(argv + 2);
+	if (argc >= 4 && argc <= 2 + MAX_FLOWS &&
+	    strcmp(argv[1], "receiver") == 0)
+		return receiver(argv + 2, (unsigned int)argc - 2);
 	if (argc == 4 && strcmp(argv[1], "responder") == 0)
 		return responder((unsigned int)atoi(argv[2]), argv[3]);
 	if (argc == 5 && strcmp(argv[1], "reader") == 0)
 		return reader(argv + 2, atof(argv[4]));
 	fprintf(stderr, "usage: cc-flow EAL -- [rxd options] "
-		"sender ID SOCKET SECONDS | receiver SOCKET0 SOCKET1 | "
+		"sender ID SOCKET SECONDS | receiver SOCKET0 SOCKET1 ... | "
 		"responder ID SOCKET | reader SOCKET0 SOCKET1 SECONDS\n"
-		"(RXD_CC_WINDOW: 1 to %u)\n", MAX_WINDOW);
+		"(up to %u senders; RXD_CC_WINDOW: 1 to %u)\n", MAX_FLOWS,
+		MAX_WINDOW);
 	return 2;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The congestion test's bottleneck switch: a small DPDK program with
- * three memif ports that forwards by destination MAC (learnt from source
+ * 3 to MAX_PORTS memif ports (2 or 8 sources and a sink) that forwards by destination MAC (learnt from source
  * MACs; broadcast and unknown destinations are flooded).  Frames towards
  * the bottleneck port wait in a queue of --depth frames served at
  * --rate-mbps: the link's clock (TSC) says when the frame in service
@@ -19,7 +19,8 @@
  * --report-ms it prints the bytes served per ingress port (one line per
  * report, "RATE t_ms bytes0 bytes1 bytes2 qlen dropped marked"; bytes,
  * drops and marks are running totals), and at the end its totals
- * ("SWITCH ...").
+ * ("SWITCH ...", with the 99th percentile of the time frames waited in
+ * the queue, q_p99_us, in bins of QDELAY_BIN_US).
  *
  * usage: cc-switch EAL -- RATE_MBPS DEPTH KMIN KMAX PMAX BOTTLENECK
  *                          SECONDS REPORT_MS
@@ -38,7 +39,9 @@
 #include <rte_mbuf.h>
 #include <rte_random.h>
 
-#define NPORTS 3
+#define MAX_PORTS 9
+#define QDELAY_BIN_US 10
+#define QDELAY_BINS 200000   /* up to 2 s */
 #define MAX_DEPTH 4096
 #define BURST 32
 #define MAX_MACS 16
@@ -50,11 +53,14 @@ struct settings {
 };
 
 struct counts {
-	uint64_t enqueued, dropped, marked, served_bytes[NPORTS];
+	uint64_t enqueued, dropped, marked, served_bytes[MAX_PORTS];
 	unsigned int qmax;
 };
 
+static uint16_t nports;
 static struct rte_mbuf *queue[MAX_DEPTH];
+static uint64_t queued_at[MAX_DEPTH];      /* TSC each frame came */
+static uint64_t qdelay[QDELAY_BINS];       /* frames served per wait */
 static unsigned int q_head, q_len;
 static struct rte_ether_addr macs[MAX_MACS];
 static uint16_t mac_port[MAX_MACS];
@@ -148,6 +154,7 @@ enqueue(const struct settings *s, struct counts *c, struct rte_mbuf *m)
 		return;
 	}
 	queue[(q_head + q_len) % MAX_DEPTH] = m;
+	queued_at[(q_head + q_len) % MAX_DEPTH] = rte_rdtsc();
 	q_len++;
 	c->enqueued++;
 	if (q_len > c->qmax)
@@ -196,10 +203,36 @@ forward(const struct settings *s, struct counts *c, uint16_t in,
 		send_one((uint16_t)out, m);
 		return;
 	}
-	for (p = 0; p < NPORTS; p++)
+	for (p = 0; p < nports; p++)
 		if (p != in)
 			send_one(p, rte_pktmbuf_copy(m, m->pool, 0, UINT32_MAX));
 	rte_pktmbuf_free(m);
+}
+
+/* A frame served waited tsc ticks in the queue. */
+static void
+count_wait(uint64_t tsc)
+{
+	uint64_t bin = tsc * 1000000 / rte_get_tsc_hz() / QDELAY_BIN_US;
+
+	qdelay[bin < QDELAY_BINS ? bin : QDELAY_BINS - 1]++;
+}
+
+/* The 99th percentile of the waits, microseconds (a bin's upper end). */
+static unsigned long
+wait_p99_us(void)
+{
+	uint64_t n = 0, seen = 0;
+	unsigned int b;
+
+	for (b = 0; b < QDELAY_BINS; b++)
+		n += qdelay[b];
+	for (b = 0; b < QDELAY_BINS && n > 0; b++) {
+		seen += qdelay[b];
+		if (seen * 100 >= n * 99)
+			break;
+	}
+	return (unsigned long)(b + 1) * QDELAY_BIN_US;
 }
 
 /* Serve the queue while the link is free at now; *link_free is the TSC at
@@ -224,6 +257,7 @@ serve(const struct settings *s, struct counts *c, double *link_free,
 		c->marked += marked;
 		*link_free += len * tsc_per_byte;
 		c->served_bytes[in] += len;
+		count_wait(now - queued_at[q_head]);
 		q_head = (q_head + 1) % MAX_DEPTH;
 		q_len--;
 		n++;
@@ -246,17 +280,19 @@ parse(int argc, char **argv, struct settings *s)
 	s->report_ms = (unsigned int)atoi(argv[8]);
 	return s->rate_mbps > 0 && s->depth > 0 && s->depth <= MAX_DEPTH &&
 		s->kmin <= s->kmax && s->pmax >= 0 && s->pmax <= 1 &&
-		s->bottleneck < NPORTS && s->report_ms > 0 ? 0 : -1;
+		s->bottleneck < nports && s->report_ms > 0 ? 0 : -1;
 }
 
 static void
 report(const struct counts *c, uint64_t t_ms)
 {
-	printf("RATE %lu %lu %lu %lu %u %lu %lu\n", (unsigned long)t_ms,
-	       (unsigned long)c->served_bytes[0],
-	       (unsigned long)c->served_bytes[1],
-	       (unsigned long)c->served_bytes[2], q_len,
-	       (unsigned long)c->dropped, (unsigned long)c->marked);
+	uint16_t p;
+
+	printf("RATE %lu", (unsigned long)t_ms);
+	for (p = 0; p < nports; p++)
+		printf(" %lu", (unsigned long)c->served_bytes[p]);
+	printf(" %u %lu %lu\n", q_len, (unsigned long)c->dropped,
+	       (unsigned long)c->marked);
 	fflush(stdout);
 }
 
@@ -277,7 +313,7 @@ run(const struct settings *s, struct counts *c)
 		if (q_len == 0 && link_free < (double)now)
 			link_free = (double)now;  /* idle link: the next frame
 						   * starts when it comes */
-		for (p = 0; p < NPORTS; p++) {
+		for (p = 0; p < nports; p++) {
 			n = rte_eth_rx_burst(p, 0, pkts, BURST);
 			for (i = 0; i < n; i++)
 				forward(s, c, p, pkts[i]);
@@ -299,20 +335,22 @@ main(int argc, char **argv)
 	struct settings s;
 	struct counts c;
 	int n = rte_eal_init(argc, argv);
+	uint64_t served = 0;
 	uint16_t p;
 
 	if (n < 0)
 		return 2;
-	if (parse(argc - n, argv + n, &s) != 0 ||
-	    rte_eth_dev_count_avail() != NPORTS) {
-		fprintf(stderr, "usage: cc-switch EAL (3 ports) -- RATE_MBPS "
-			"DEPTH KMIN KMAX PMAX BOTTLENECK SECONDS REPORT_MS\n");
+	nports = rte_eth_dev_count_avail();
+	if (nports < 3 || nports > MAX_PORTS || parse(argc - n, argv + n, &s) != 0) {
+		fprintf(stderr, "usage: cc-switch EAL (3 to %u ports) -- RATE_MBPS "
+			"DEPTH KMIN KMAX PMAX BOTTLENECK SECONDS REPORT_MS\n",
+			MAX_PORTS);
 		return 2;
 	}
 	pool = rte_pktmbuf_pool_create("cc_switch", 8191, 256, 0,
 				       RTE_PKTMBUF_HEADROOM + FRAME_ROOM,
 				       (int)rte_socket_id());
-	for (p = 0; p < NPORTS; p++)
+	for (p = 0; p < nports; p++)
 		if (pool == NULL || port_up(p, pool) != 0) {
 			fprintf(stderr, "cc-switch: port %u failed\n", p);
 			return 2;
@@ -321,11 +359,13 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	memset(&c, 0, sizeof(c));
 	run(&s, &c);
-	printf("SWITCH enqueued %lu dropped %lu marked %lu served %lu qmax %u\n",
-	       (unsigned long)c.enqueued, (unsigned long)c.dropped,
-	       (unsigned long)c.marked, (unsigned long)(c.served_bytes[0] +
-	       c.served_bytes[1] + c.served_bytes[2]), c.qmax);
-	for (p = 0; p < NPORTS; p++)
+	for (p = 0; p < nports; p++)
+		served += c.served_bytes[p];
+	printf("SWITCH enqueued %lu dropped %lu marked %lu served %lu qmax %u "
+	       "q_p99_us %lu\n", (unsigned long)c.enqueued,
+	       (unsigned long)c.dropped, (unsigned long)c.marked,
+	       (unsigned long)served, c.qmax, wait_p99_us());
+	for (p = 0; p < nports; p++)
 		rte_eth_dev_stop(p);
 	rte_eal_cleanup();
 	return 0;

@@ -24,7 +24,7 @@ static const unsigned int mtus[] = { 4096, 1024 };
 
 #define N_CASES (2 * 5 * 2 * 2)
 /* bit k: case k meets the targets (k as case_of() reads it) */
-#define HELD UINT64_C(0x33755f0800)
+#define HELD UINT64_C(0x3ff77f0800)
 
 static struct cc_sim_cfg
 case_of(unsigned int k)
