@@ -9,79 +9,79 @@
  */
 #include <rte_cycles.h>
 
-#include "rxd_rc.h"
+#include "rxd_tqp.h"
 
 void
-rxd_cc_bind(struct rxd_rc *rc)
+rxd_cc_bind(struct rxd_tqp *t)
 {
-	rc->tsc_per_us = (double)rte_get_tsc_hz() / 1e6;
-	rxd_cc_reset(rc);
+	t->tsc_per_us = (double)rte_get_tsc_hz() / 1e6;
+	rxd_cc_reset(t);
 }
 
 /* A new connection starts paced at line rate with an empty bucket, free
  * to send a CNP at once. */
 void
-rxd_cc_reset(struct rxd_rc *rc)
+rxd_cc_reset(struct rxd_tqp *t)
 {
-	rc->cnp_next = 0;
-	if (rc->x.dcqcn == NULL)
+	t->cnp_next = 0;
+	if (t->x.dcqcn == NULL)
 		return;
-	rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);
-	rxd_pacer_start(&rc->pacer, rte_rdtsc());
+	rxd_dcqcn_init(&t->dcqcn, t->x.dcqcn);
+	rxd_pacer_start(&t->pacer, rte_rdtsc());
 }
 
 static uint64_t
-now_us(const struct rxd_rc *rc, uint64_t tsc)
+now_us(const struct rxd_tqp *t, uint64_t tsc)
 {
-	return (uint64_t)((double)tsc / rc->tsc_per_us);
+	return (uint64_t)((double)tsc / t->tsc_per_us);
 }
 
 /* A CE-marked frame came for this connected QP. */
 void
-rxd_cc_ce(struct rxd_rc *rc)
+rxd_cc_ce(struct rxd_tqp *t)
 {
 	uint64_t now = rte_rdtsc();
 
-	rc->cnt.ce_rx++;
-	if (rxd_cnp_due(&rc->cnp_next, now, rc->x.cnp_gap))
-		rxd_tx_cnp(rc);
+	t->cnt.ce_rx++;
+	if (rxd_cnp_due(&t->cnp_next, now, t->x.cnp_gap))
+		rxd_tx_cnp(t);
 }
 
 void
-rxd_cc_cnp(struct rxd_rc *rc)
+rxd_cc_cnp(struct rxd_tqp *t)
 {
-	rc->cnt.cnp_rx++;
-	if (rc->x.dcqcn == NULL)
+	t->cnt.cnp_rx++;
+	if (t->x.dcqcn == NULL)
 		return;
-	rxd_dcqcn_cnp(&rc->dcqcn, rc->x.dcqcn, now_us(rc, rte_rdtsc()));
+	rxd_dcqcn_cnp(&t->dcqcn, t->x.dcqcn, now_us(t, rte_rdtsc()));
 }
 
 /* Whether a paced QP's bucket lets a frame go now (the rate machine's
  * timers run first). */
 bool
-rxd_cc_may_send(struct rxd_rc *rc)
+rxd_cc_may_send(struct rxd_tqp *t)
 {
 	/* the engine's clock of this pass, not a TSC read a frame; a pass
 	 * that began before the bucket was started refills nothing */
-	uint64_t now = rxd_rc_clock(rc);
+	uint64_t now = rxd_tqp_clock(t);
 
-	if (rc->dcqcn.cuts > 0)
-		rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
-	return rxd_pacer_ready(&rc->pacer, rc->dcqcn.rc,
-			       rc->x.dcqcn->burst_bytes, now, rc->tsc_per_us);
+	if (t->dcqcn.cuts > 0)
+		rxd_dcqcn_tick(&t->dcqcn, t->x.dcqcn, now_us(t, now));
+	return rxd_pacer_ready(&t->pacer, t->dcqcn.rc,
+			       t->x.dcqcn->burst_bytes, now, t->tsc_per_us);
 }
 
 void
-rxd_cc_sent(struct rxd_rc *rc, uint32_t len)
+rxd_cc_sent(struct rxd_tqp *t, uint32_t len)
 {
-	rxd_pacer_charge(&rc->pacer, len);
-	if (rc->dcqcn.cuts > 0)
-		rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
+	rxd_pacer_charge(&t->pacer, len);
+	if (t->dcqcn.cuts > 0)
+		rxd_dcqcn_sent(&t->dcqcn, t->x.dcqcn, len);
 }
 
 /* Current rate in Mbit/s, 0 while the QP is not paced (DCQCN off). */
 double
-rxd_cc_rate(const struct rxd_rc *rc)
+rxd_cc_rate(const struct rxd_tqp *t)
 {
-	return rc->dcqcn.limited ? rc->dcqcn.rc : 0;
+	return t->dcqcn.limited ? t->dcqcn.rc : 0;
 }
