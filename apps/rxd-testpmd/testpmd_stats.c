@@ -50,7 +50,8 @@ static const struct counter qp_counters[] = {
 	QC(rnr_waits), NAKS(rx), NAKS(tx), QC(rnr_naks_tx), QC(duplicates),
 	QC(out_of_sequence), QC(bad_addr), QC(dropped), QC(too_big),
 	QC(acks_tx), QC(acks_coalesced), QC(ce_rx), QC(cnp_tx), QC(cnp_rx),
-	QC(rate_cuts), QC(rate_kbps), QC(keepalives),
+	QC(rate_cuts), QC(rate_kbps), QC(rtt_us), QC(rtt_samples),
+	QC(keepalives),
 };
 
 #define TC(f) { #f, offsetof(struct tp_counts, f) }

@@ -261,11 +261,15 @@ struct rxd_qp_stats {
 	uint64_t cnp_tx;           /**< CNPs sent (at most one per
 				    *   cnp_interval_us) */
 	uint64_t cnp_rx;           /**< CNPs received */
-	uint64_t rate_cuts;        /**< DCQCN rate cuts */
-	uint64_t rate_kbps;        /**< DCQCN current rate in kbit/s (line
-				    *   rate before a CNP); 0 = DCQCN off */
+	uint64_t rate_cuts;        /**< rate cuts of the port's cc law */
+	uint64_t rate_kbps;        /**< the rate the law paces at now, kbit/s
+				    *   (line rate at the start); 0 = cc off */
 	uint64_t keepalives;       /**< keepalive probes sent to a silent
 				    *   peer (port key keepalive_ms) */
+	uint64_t rtt_us;           /**< RC: the last round trip sampled, us
+				    *   (a new frame to the ACK or response
+				    *   covering it); 0 = none yet */
+	uint64_t rtt_samples;      /**< round trips sampled */
 };
 
 /**

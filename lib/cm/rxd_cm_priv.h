@@ -111,6 +111,9 @@ struct rxd_cm_id {
 	uint8_t sgid[16], dgid[16];
 	uint16_t sport, dport;
 	bool passive;                 /**< made by a listener for a REQ */
+	bool afonly;                  /**< AF-only: IPv4 ids unless told */
+	bool afonly_set;              /**< by RDMA_OPTION_ID_AFONLY */
+	bool reuseaddr;               /**< RDMA_OPTION_ID_REUSEADDR */
 	/* connection */
 	uint32_t local_comm_id, remote_comm_id;
 	uint64_t tid;

@@ -116,17 +116,63 @@ rdma_destroy_id(struct rdma_cm_id *id)
 	return 0;
 }
 
+/* The IP address of @p sa is the wildcard (0.0.0.0 or ::). */
 static bool
-port_taken(const struct rxd_cm_id *self, uint16_t port)
+any_addr(const struct sockaddr *sa)
+{
+	static const struct in6_addr any6 = IN6ADDR_ANY_INIT;
+
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr ==
+			htonl(INADDR_ANY);
+	return memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, &any6,
+		      sizeof(any6)) == 0;
+}
+
+/* The same family and IP address (ports aside). */
+static bool
+same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+			((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		      &((const struct sockaddr_in6 *)b)->sin6_addr,
+		      sizeof(struct in6_addr)) == 0;
+}
+
+/*
+ * May @p self bind @p sa at @p port, beside the ids bound there already?
+ * Linux's rdma_cm rules: two ids that both asked for REUSEADDR share a
+ * port; two AF-only ids of different families (IPv4 ids are always
+ * AF-only; IPv6 ones when RDMA_OPTION_ID_AFONLY says so) share it, as
+ * tgt's IPv4 and IPv6 wildcard portals do; else a wildcard takes the port
+ * from every other address (EADDRNOTAVAIL), and one address from itself
+ * (EADDRINUSE).  @return 0 or that errno.
+ */
+static int
+port_conflict(const struct rxd_cm_id *self, const struct sockaddr *sa,
+	      uint16_t port)
 {
 	const struct rxd_cm_id *c;
+	const struct sockaddr *cur;
 
-	for (c = rxd_cm.ids; c != NULL; c = c->next)
-		if (c != self && !c->passive && c->id.ps == self->id.ps &&
-		    c->sport == port &&
-		    (c->dev == NULL || self->dev == NULL || c->dev == self->dev))
-			return true;
-	return false;
+	for (c = rxd_cm.ids; c != NULL; c = c->next) {
+		if (c == self || c->passive || c->id.ps != self->id.ps ||
+		    c->sport != port || (self->reuseaddr && c->reuseaddr))
+			continue;
+		cur = (const struct sockaddr *)&c->id.route.addr.src_storage;
+		if (self->afonly && c->afonly &&
+		    sa->sa_family != cur->sa_family)
+			continue;
+		if (any_addr(sa) || any_addr(cur))
+			return EADDRNOTAVAIL;
+		if (same_addr(sa, cur))
+			return EADDRINUSE;
+	}
+	return 0;
 }
 
 /* Bind to a local address, a loopback one (rxd's host) or the wildcard
@@ -136,6 +182,7 @@ bind_locked(struct rxd_cm_id *c, const struct sockaddr *sa)
 {
 	struct sockaddr_storage host;
 	uint8_t gid[16];
+	uint16_t port;
 	int rc = 0;
 
 	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
@@ -148,16 +195,19 @@ bind_locked(struct rxd_cm_id *c, const struct sockaddr *sa)
 	else if (rc != ENOENT)
 		return rc;
 	rc = 0;
+	if (!c->afonly_set)
+		c->afonly = sa->sa_family == AF_INET;
+	port = rxd_cm_addr_port(sa);
+	if (port == 0)
+		port = rxd_cm_addr_ephemeral();
+	else if ((rc = port_conflict(c, sa, port)) != 0)
+		return rc;        /* a failed bind takes no port */
 	if (rxd_cm_addr_gid(sa, gid) == 0 &&
 	    (gid[15] | gid[14] | gid[13] | gid[12]) != 0)
 		rc = rxd_cm_addr_local(sa, &c->dev, &c->sgid_index, c->sgid);
 	if (rc != 0)
 		return rc;
-	c->sport = rxd_cm_addr_port(sa);
-	if (c->sport == 0)
-		c->sport = rxd_cm_addr_ephemeral();
-	else if (port_taken(c, c->sport))
-		return EADDRINUSE;
+	c->sport = port;
 	memcpy(&c->id.route.addr.src_storage, sa,
 	       sa->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
 	       sizeof(struct sockaddr_in6));
@@ -319,6 +369,38 @@ rdma_listen(struct rdma_cm_id *id, int backlog)
 	return rxd_cm_result(rc);
 }
 
+/* RDMA_OPTION_ID_REUSEADDR or _AFONLY, an int, in the states Linux takes
+ * them in: AFONLY before or once bound, REUSEADDR on before listening
+ * and off only before binding. */
+static int
+bool_option(struct rxd_cm_id *c, int optname, const void *optval,
+	    size_t optlen)
+{
+	bool on;
+	int rc = 0;
+
+	if (optlen != sizeof(int)) {
+		errno = EINVAL;
+		return -1;
+	}
+	on = *(const int *)optval != 0;
+	pthread_mutex_lock(&rxd_cm.lock);
+	if (optname == RDMA_OPTION_ID_AFONLY) {
+		if (c->state == RXD_CMS_IDLE || c->state == RXD_CMS_BOUND) {
+			c->afonly = on;
+			c->afonly_set = true;
+		} else
+			rc = EINVAL;
+	} else if ((on && c->state != RXD_CMS_LISTEN) ||
+		   c->state == RXD_CMS_IDLE) {
+		c->reuseaddr = on;
+	} else {
+		rc = EINVAL;
+	}
+	pthread_mutex_unlock(&rxd_cm.lock);
+	return rxd_cm_result(rc);
+}
+
 int
 rdma_set_option(struct rdma_cm_id *id, int level, int optname, void *optval,
 		size_t optlen)
@@ -340,7 +422,7 @@ rdma_set_option(struct rdma_cm_id *id, int level, int optname, void *optval,
 	}
 	if (level == RDMA_OPTION_ID && (optname == RDMA_OPTION_ID_REUSEADDR ||
 					optname == RDMA_OPTION_ID_AFONLY))
-		return 0;
+		return bool_option(c, optname, optval, optlen);
 	errno = ENOSYS;
 	return -1;
 }

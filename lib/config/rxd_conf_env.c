@@ -2,7 +2,8 @@
 /*
  * The RXD_* environment variables (the interface of unmodified verbs
  * programs, fixed by DESIGN.md section 7): RXD_CONFIG names the INI file;
- * the others set one key each, listed in env_vars[].  RXD_EAL_ARGS is read
+ * the others set one key each, listed in env_vars[].  RXD_DCQCN, replaced
+ * by RXD_CC, is refused.  RXD_EAL_ARGS is read
  * by whoever initialises EAL, not here.
  */
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static const struct env_var {
 	{ "RXD_ENGINES_PER_PORT", RXD_CONF_SECT_PORT + 0, "engines_per_port" },
 	{ "RXD_LOG", RXD_CONF_SECT_LOG, "level" },
 	{ "RXD_ECN", RXD_CONF_SECT_PORT + 0, "ecn" },
-	{ "RXD_DCQCN", RXD_CONF_SECT_PORT + 0, "dcqcn" },
+	{ "RXD_CC", RXD_CONF_SECT_PORT + 0, "cc" },
 	{ "RXD_KEEPALIVE_MS", RXD_CONF_SECT_PORT + 0, "keepalive_ms" },
 };
 
@@ -32,6 +33,14 @@ rxd_conf_env_apply(struct rxd_conf *c, bool with_file, char *err,
 	const char *v;
 	unsigned i;
 
+	/* RXD_DCQCN (a boolean) became RXD_CC: set, it is an error, for a
+	 * script that still says RXD_DCQCN=false would run paced */
+	v = getenv("RXD_DCQCN");
+	if (v != NULL && *v != '\0') {
+		rxd_conf_err(err, errlen, "RXD_DCQCN: replaced by RXD_CC "
+			"(off, dcqcn, ecn or delay)");
+		return -1;
+	}
 	v = getenv("RXD_CONFIG");
 	if (with_file && v != NULL && *v != '\0' &&
 	    rxd_conf_file_apply(c, v, err, errlen) < 0)

@@ -54,6 +54,7 @@
 		"all others pass untouched")
 
 static const char *const idle_names[] = { "spin", "pause", "sleep" };
+static const char *const cc_names[] = { "off", "dcqcn", "ecn", "delay" };
 static const char *const log_names[] = {
 	"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
 };
@@ -150,13 +151,17 @@ const struct rxd_conf_key rxd_conf_keys[] = {
 		"duplicate WRITE, answered by an ACK); unanswered retry_cnt "
 		"+ 1 times, one ACK timeout apart, the QP goes to ERR with "
 		"IBV_EVENT_QP_FATAL; 0 = never"),
-	TYPED(PORT, "dcqcn", BOOL, "true", P(dcqcn.on),
-		"DCQCN: every QP is paced, at dcqcn.line_rate_mbps until a "
-		"CNP cuts its rate, then at that rate as it recovers"),
+	{ .sect = RXD_CONF_SECT_PORT, .name = "cc",
+	  .type = RXD_CONF_T_ENUM, .def = "dcqcn", .min = RXD_CC_OFF,
+	  .max = RXD_CC_DELAY, .off = P(cc), .names = cc_names,
+	  .doc = "the law pacing each QP, from dcqcn.line_rate_mbps down: "
+		"dcqcn, cut by CNPs with the fixed steps of the dcqcn keys; "
+		"ecn, cut by CNPs with steps that follow the rate; delay, "
+		"by sampled round trips (CNPs ignored); off, unpaced" },
 	UINT(PORT, "dcqcn.line_rate_mbps", "100000", 1, 1000000,
 		P(dcqcn.line_mbps),
-		"the port's rate: a QP's rate before its first CNP, and the "
-		"most it ever sends at"),
+		"the port's rate: a paced QP starts there (under DCQCN, its "
+		"rate before the first CNP) and never sends faster"),
 	UINT(PORT, "dcqcn.min_rate_mbps", "1", 1, 1000000, P(dcqcn.min_mbps),
 		"the lowest rate a QP is cut to (mlx5's rpg_min_rate)"),
 	TYPED(PORT, "dcqcn.g", RATE, "0.00390625", P(dcqcn.g),

@@ -67,9 +67,17 @@ struct rxd_conf_fault {
 	uint32_t only_qpn;	/**< 0, or the destination QP faults touch */
 };
 
-/** DCQCN reaction point of a port's QPs (doc/architecture.md). */
+/** The rate law pacing a port's QPs (doc/congestion.md). */
+enum rxd_cc_mode {
+	RXD_CC_OFF,	/**< QPs unpaced; CNPs counted, not obeyed */
+	RXD_CC_DCQCN,	/**< DCQCN with the fixed steps of the dcqcn keys */
+	RXD_CC_ECN,	/**< scale-free DCQCN: steps follow the rate */
+	RXD_CC_DELAY,	/**< the delay law, on sampled round trips */
+};
+
+/** DCQCN reaction point of a port's QPs (doc/architecture.md); the line
+ *  rate and bucket depth pace every mode but off. */
 struct rxd_conf_dcqcn {
-	bool on;		/**< cut and pace QPs on CNPs */
 	uint32_t line_mbps;	/**< rate before the first CNP, and the cap */
 	uint32_t min_mbps;	/**< lowest rate */
 	double g;		/**< alpha gain */
@@ -106,6 +114,7 @@ struct rxd_conf_port {
 	uint32_t cnp_interval_us;	/**< least time between CNPs of a QP */
 	uint32_t cnp_dscp;	/**< DSCP of the CNPs sent */
 	uint32_t keepalive_ms;	/**< idle time before an RC QP probes */
+	enum rxd_cc_mode cc;	/**< the law pacing the QPs */
 	struct rxd_conf_dcqcn dcqcn;	/**< the QPs' rate control */
 };
 

@@ -94,7 +94,9 @@ struct rxd_engine_port {
 	struct rxd_tx_addr_stats addr_stats;
 	struct rxd_roce_stats roce;
 	struct rxd_mcast_table mcast;         /**< UD QPs by group */
-	struct rxd_dcqcn_params dcqcn;        /**< its QPs' rate control */
+	struct rxd_dcqcn_params dcqcn;        /**< its QPs' DCQCN (cc = dcqcn,
+					       *   ecn) */
+	struct rxd_delay_params delay;        /**< its QPs' delay law */
 	/** The RC QP the last frame the full path gave a QP went to: the
 	 *  receive fast path offers the next frames to it first. */
 	struct rxd_qp_core *fast_qp;

@@ -61,28 +61,57 @@ gid_of_port(unsigned int port, unsigned int i, uint8_t gid[RXD_GID_LEN])
 	return rxd_query_gid(port, i, gid);
 }
 
-/* The port's ECN and DCQCN settings, as the transport takes them. */
+/* DCQCN with the fixed steps of the port's dcqcn keys (cc = dcqcn). */
+static void
+dcqcn_fixed(const struct rxd_conf_dcqcn *c, struct rxd_dcqcn_params *p)
+{
+	p->line_mbps = c->line_mbps;
+	p->min_mbps = c->min_mbps;
+	p->g = c->g;
+	p->alpha_us = c->alpha_us;
+	p->cut_gap_us = c->cut_gap_us;
+	p->timer_us = c->timer_us;
+	p->byte_reset = c->byte_reset;
+	p->fr_steps = c->fr_steps;
+	p->ai_mbps = c->ai_mbps;
+	p->hai_mbps = c->hai_mbps;
+	p->scaled = false;
+	p->burst_bytes = c->burst_bytes;
+}
+
+/* The port's ECN settings and the law of its cc key, as the transport
+ * takes them.  The scale-free laws keep their own defaults but the line
+ * rate and the bucket (doc/congestion.md). */
 static void
 congestion_settings(struct rxd_engine_port *ep, struct rxd_xmit *x)
 {
 	const struct rxd_conf_port *c = &rxd_stk.conf.port[ep->port->index];
-	struct rxd_dcqcn_params *p = &ep->dcqcn;
 
 	x->ecn = c->ecn;
 	x->cnp_dscp = (uint8_t)c->cnp_dscp;
 	x->cnp_gap = rte_get_tsc_hz() / 1000000 * c->cnp_interval_us;
-	x->dcqcn = c->dcqcn.on ? p : NULL;
-	p->line_mbps = c->dcqcn.line_mbps;
-	p->min_mbps = c->dcqcn.min_mbps;
-	p->g = c->dcqcn.g;
-	p->alpha_us = c->dcqcn.alpha_us;
-	p->cut_gap_us = c->dcqcn.cut_gap_us;
-	p->timer_us = c->dcqcn.timer_us;
-	p->byte_reset = c->dcqcn.byte_reset;
-	p->fr_steps = c->dcqcn.fr_steps;
-	p->ai_mbps = c->dcqcn.ai_mbps;
-	p->hai_mbps = c->dcqcn.hai_mbps;
-	p->burst_bytes = c->dcqcn.burst_bytes;
+	x->burst = c->dcqcn.burst_bytes;
+	x->dcqcn = NULL;
+	x->delay = NULL;
+	switch (c->cc) {
+	case RXD_CC_DCQCN:
+		dcqcn_fixed(&c->dcqcn, &ep->dcqcn);
+		x->dcqcn = &ep->dcqcn;
+		break;
+	case RXD_CC_ECN:
+		rxd_dcqcn_params_default(&ep->dcqcn);
+		ep->dcqcn.line_mbps = c->dcqcn.line_mbps;
+		ep->dcqcn.burst_bytes = c->dcqcn.burst_bytes;
+		x->dcqcn = &ep->dcqcn;
+		break;
+	case RXD_CC_DELAY:
+		rxd_delay_params_default(&ep->delay);
+		ep->delay.line_mbps = c->dcqcn.line_mbps;
+		x->delay = &ep->delay;
+		break;
+	case RXD_CC_OFF:
+		break;
+	}
 }
 
 static int

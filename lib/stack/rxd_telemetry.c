@@ -96,7 +96,8 @@ static const struct field qp_fields[] = {
 	QP_CNT(duplicates), QP_CNT(out_of_sequence), QP_CNT(bad_addr),
 	QP_CNT(dropped), QP_CNT(too_big), QP_CNT(acks_tx),
 	QP_CNT(acks_coalesced), QP_CNT(ce_rx), QP_CNT(cnp_tx), QP_CNT(cnp_rx),
-	QP_CNT(rate_cuts), QP_CNT(rate_kbps), QP_CNT(keepalives),
+	QP_CNT(rate_cuts), QP_CNT(rate_kbps), QP_CNT(rtt_us),
+	QP_CNT(rtt_samples), QP_CNT(keepalives),
 };
 #define QP_LIST_FIELDS 5
 

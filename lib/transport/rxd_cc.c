@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Congestion control of a QP, both roles of DCQCN: as notification point
- * it answers CE-marked frames with at most one CNP per cnp_gap; as
- * reaction point it feeds CNPs and sent bytes to its rate machine
- * (rxd_dcqcn.c) and holds its frames back while the token bucket is
- * empty.  With DCQCN off a QP costs one test of dcqcn.limited per frame;
- * with it on every QP is paced, at line rate until a CNP comes.
+ * Congestion control of a QP (port key cc, doc/congestion.md).  As DCQCN's
+ * notification point it answers CE-marked frames with at most one CNP per
+ * cnp_gap, whatever the law.  As reaction point it feeds its rate law:
+ * DCQCN (x.dcqcn, fixed or scale-free steps) takes CNPs and sent bytes,
+ * the delay law (x.delay) round trips (rxd_rtt.c); and it holds the QP's
+ * frames back while the token bucket, refilled at the law's rate, is
+ * empty.  Unpaced (cc = off) a QP costs one test of paced per frame; paced
+ * it starts at line rate.
  */
 #include <rte_cycles.h>
 
@@ -19,14 +21,19 @@ rxd_cc_bind(struct rxd_tqp *t)
 }
 
 /* A new connection starts paced at line rate with an empty bucket, free
- * to send a CNP at once. */
+ * to send a CNP at once, with no round trip known (an RC QP's probe,
+ * struct rxd_rc, is dropped with it: rxd_rc_modify(), bind). */
 void
 rxd_cc_reset(struct rxd_tqp *t)
 {
 	t->cnp_next = 0;
-	if (t->x.dcqcn == NULL)
+	t->paced = t->x.dcqcn != NULL || t->x.delay != NULL;
+	if (!t->paced)
 		return;
-	rxd_dcqcn_init(&t->dcqcn, t->x.dcqcn);
+	if (t->x.dcqcn != NULL)
+		rxd_dcqcn_init(&t->dcqcn, t->x.dcqcn);
+	else
+		rxd_delay_init(&t->delay, t->x.delay);
 	rxd_pacer_start(&t->pacer, rte_rdtsc());
 }
 
@@ -56,8 +63,17 @@ rxd_cc_cnp(struct rxd_tqp *t)
 	rxd_dcqcn_cnp(&t->dcqcn, t->x.dcqcn, now_us(t, rte_rdtsc()));
 }
 
-/* Whether a paced QP's bucket lets a frame go now (the rate machine's
- * timers run first). */
+/* A round trip of rtt_us ended at TSC now (rxd_rtt.c). */
+void
+rxd_cc_rtt(struct rxd_tqp *t, uint64_t now, uint64_t rtt_us)
+{
+	if (t->x.delay != NULL)
+		rxd_delay_sample(&t->delay, t->x.delay, now_us(t, now),
+				 rtt_us);
+}
+
+/* Whether a paced QP's bucket lets a frame go now (DCQCN's timers run
+ * first). */
 bool
 rxd_cc_may_send(struct rxd_tqp *t)
 {
@@ -65,23 +81,48 @@ rxd_cc_may_send(struct rxd_tqp *t)
 	 * that began before the bucket was started refills nothing */
 	uint64_t now = rxd_tqp_clock(t);
 
-	if (t->dcqcn.cuts > 0)
+	if (t->x.dcqcn != NULL && t->dcqcn.cuts > 0)
 		rxd_dcqcn_tick(&t->dcqcn, t->x.dcqcn, now_us(t, now));
-	return rxd_pacer_ready(&t->pacer, t->dcqcn.rc,
-			       t->x.dcqcn->burst_bytes, now, t->tsc_per_us);
+	return rxd_pacer_ready(&t->pacer, rxd_cc_rate(t), t->x.burst, now,
+			       t->tsc_per_us);
 }
 
 void
 rxd_cc_sent(struct rxd_tqp *t, uint32_t len)
 {
 	rxd_pacer_charge(&t->pacer, len);
-	if (t->dcqcn.cuts > 0)
+	if (t->x.dcqcn != NULL && t->dcqcn.cuts > 0)
 		rxd_dcqcn_sent(&t->dcqcn, t->x.dcqcn, len);
 }
 
-/* Current rate in Mbit/s, 0 while the QP is not paced (DCQCN off). */
+/*
+ * A READ request asking for len bytes left.  Under the delay law its
+ * round trip (request to first response) is what the requester samples,
+ * and the responses are what queue: the requester's bucket pays for
+ * them, so that READs are asked no faster than its rate.  Under DCQCN the
+ * responder's QP is the one CNPs cut, and it pays as it sends.
+ */
+void
+rxd_cc_read_asked(struct rxd_tqp *t, uint32_t len)
+{
+	if (t->x.delay != NULL)
+		rxd_pacer_charge(&t->pacer, len);
+}
+
+/* Current rate in Mbit/s, 0 while the QP is not paced (cc = off). */
 double
 rxd_cc_rate(const struct rxd_tqp *t)
 {
-	return t->dcqcn.limited ? t->dcqcn.rc : 0;
+	if (!t->paced)
+		return 0;
+	return t->x.dcqcn != NULL ? t->dcqcn.rc : t->delay.rate;
+}
+
+/* Rate cuts the QP's law made. */
+uint64_t
+rxd_cc_cuts(const struct rxd_tqp *t)
+{
+	if (!t->paced)
+		return 0;
+	return t->x.dcqcn != NULL ? t->dcqcn.cuts : t->delay.cuts;
 }

@@ -87,6 +87,7 @@ una_to(struct rxd_rc *rc, uint32_t psn)
 {
 	uint32_t next = rxd_psn_add(psn, 1), i;
 
+	rxd_rtt_acked(rc, psn);
 	if (rxd_psn_diff(next, rc->acked) > 0 &&
 	    rxd_psn_diff(next, rc->t.snd_nxt) <= 0) {
 		rc->acked = next;

@@ -6,6 +6,10 @@
  * additive increase, hyper increase), and the token bucket that paces the
  * QP's frames at that rate.  Plain arithmetic on microseconds and bytes:
  * no DPDK, so the unit tests drive it with hand-made clocks.
+ * With scaled set (the default) the law is scale-free: its increase steps
+ * are a share of the QP's target rate and its periods stretch to the time
+ * byte_reset bytes take at the current rate, so one set of defaults holds
+ * a bottleneck of 1 Mbit/s and one of 100 Gbit/s (doc/congestion.md).
  */
 #ifndef RXD_DCQCN_H
 #define RXD_DCQCN_H
@@ -27,14 +31,20 @@ struct rxd_dcqcn_params {
 	uint64_t byte_reset;     /**< byte counter B, bytes (mlx5
 				  *   rpg_byte_reset: 32767) */
 	uint32_t fr_steps;       /**< fast recovery steps F (paper: 5) */
-	double ai_mbps;          /**< additive increase R_AI (paper: 40) */
-	double hai_mbps;         /**< hyper increase R_HAI (10 x R_AI) */
+	double ai_mbps;          /**< additive increase R_AI (paper: 40),
+				  *   unless scaled */
+	double hai_mbps;         /**< hyper increase R_HAI (10 x R_AI),
+				  *   unless scaled */
+	bool scaled;             /**< scale-free: R_AI = ai_share x target,
+				  *   R_HAI = 10 R_AI, events only while the
+				  *   QP uses its rate (rxd_dcqcn.c) */
+	double ai_share;         /**< scale-free R_AI as a share of the
+				  *   target rate */
 	uint32_t burst_bytes;    /**< token bucket depth */
 };
 
 /** One QP's rate state. */
 struct rxd_dcqcn {
-	bool limited;            /**< the QP is paced (DCQCN runs on it) */
 	double rc;               /**< current rate, Mbit/s */
 	double rt;               /**< target rate, Mbit/s */
 	double alpha;
@@ -42,15 +52,27 @@ struct rxd_dcqcn {
 	uint64_t timer_at;       /**< next timer increase event, us */
 	uint64_t last_cut;       /**< us of the last cut */
 	uint64_t bytes;          /**< sent since the last byte event */
+	uint64_t since_cut;      /**< sent since the last cut */
+	uint64_t since_timer;    /**< sent since the last timer event */
+	uint64_t since_alpha;    /**< sent since the last alpha update */
+	uint64_t timer_from;     /**< us of the last timer event (or skip) */
+	uint64_t alpha_from;     /**< us of the last alpha update (or skip) */
 	uint32_t t_events;       /**< timer events since the last cut */
 	uint32_t b_events;       /**< byte events since the last cut */
 	uint64_t cuts;           /**< rate cuts made */
 };
 
-/** The defaults of doc/architecture.md. */
+/** The defaults of doc/congestion.md. */
 void rxd_dcqcn_params_default(struct rxd_dcqcn_params *p);
 
-/** Start a QP at line rate, paced there. */
+/** Whether the law runs scale-free (steps and periods follow the rate). */
+static inline bool
+rxd_dcqcn_scaled(const struct rxd_dcqcn_params *p)
+{
+	return p->scaled;
+}
+
+/** Start a QP at line rate. */
 void rxd_dcqcn_init(struct rxd_dcqcn *d, const struct rxd_dcqcn_params *p);
 
 /** A CNP arrived at now_us: cut the rate (at most once per cut_gap_us

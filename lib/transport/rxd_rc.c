@@ -46,8 +46,10 @@ rxd_rc_modify(struct rxd_rc *rc, enum ibv_qp_state from)
 	rc->ackt.armed = false;
 	switch (a->qp_state) {
 	case IBV_QPS_RTR:
-		if (from != IBV_QPS_RTR)
+		if (from != IBV_QPS_RTR) {
+			rxd_rtt_drop(rc);  /* no round trip known yet */
 			rxd_keepalive_reset(rc);
+		}
 		connect_peer(rc);
 		rc->epsn = a->rq_psn;
 		rc->msn = 0;

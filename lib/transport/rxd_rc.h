@@ -4,8 +4,9 @@
  * built at RTR and the peer's MAC, the responder's PSN and message state;
  * and what only RC uses of it: the requester's acknowledgement, retry and
  * RNR state, coalesced ACKs, the responder resources of duplicate READs
- * and atomics, the receive fast path's templates, the keepalive.  A UD
- * QP has none of it: its state is a bare struct rxd_tqp.
+ * and atomics, the receive fast path's templates, the round-trip probe
+ * (it needs ACKs; its samples feed the rate law in struct rxd_tqp), the
+ * keepalive.  A UD QP has none of it: its state is a bare struct rxd_tqp.
  */
 #ifndef RXD_RC_H
 #define RXD_RC_H
@@ -65,6 +66,10 @@ struct rxd_rc {
 	struct rxd_res *res;       /**< RC: RXD_MAX_RD_ATOMIC; UC: none */
 	uint32_t n_res, res_next;
 	uint32_t res_busy;         /**< oldest resource with responses to send */
+	/* round-trip probe (rxd_rtt.c), RC */
+	bool probe_on;             /**< a probe waits for its ACK */
+	uint32_t probe_psn;        /**< the PSN probed */
+	uint64_t probe_at;         /**< pass clock (TSC) when it left */
 	/* keepalive (rxd_keepalive.c), RC */
 	uint64_t ka_since;         /**< TSC of the last sign of the peer */
 	uint64_t ka_heard;         /**< cnt.rx_pkts seen then */
@@ -112,6 +117,28 @@ void rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome);
 void rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn);
 void rxd_tx_ack_flush(struct rxd_rc *rc);
 void rxd_tx_ack_before(struct rxd_rc *rc, uint32_t psn);
+
+/* rxd_rtt.c */
+void rxd_rtt_probe(struct rxd_rc *rc, uint32_t psn);
+void rxd_rtt_acked(struct rxd_rc *rc, uint32_t psn);
+
+/* A frame of PSN psn of an RC QP left: probed if no probe runs and it is
+ * new.  Inline: a probe runs for most frames, and the test is all they
+ * cost on the send path. */
+static inline void
+rxd_rtt_sent(struct rxd_rc *rc, uint32_t psn)
+{
+	if (!rc->probe_on)
+		rxd_rtt_probe(rc, psn);
+}
+
+/* A rewind resends frames whose round trip would count the wait for the
+ * loss: the probe is dropped (Karn's rule). */
+static inline void
+rxd_rtt_drop(struct rxd_rc *rc)
+{
+	rc->probe_on = false;
+}
 
 /* rxd_keepalive.c */
 void rxd_keepalive_reset(struct rxd_rc *rc);

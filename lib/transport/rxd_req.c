@@ -303,6 +303,10 @@ send_packet(struct rxd_tqp *t, struct rxd_swqe *s, uint32_t idx)
 		return false;
 	}
 	rxd_tx_send(t, &p, m, src);
+	if (w->opcode == IBV_WR_RDMA_READ)
+		rxd_cc_read_asked(t, p.reth_len);
+	if (t->qp->type == IBV_QPT_RC)    /* UC, UD: no ACK to time */
+		rxd_rtt_sent(rxd_rc_of(t), p.psn);
 	sent_to(t, next_psn(s, &p));
 	if (t->deadline == 0 && t->rto)
 		rxd_timer_arm(t, rte_rdtsc() + t->rto);
@@ -410,6 +414,7 @@ rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
 		return;
 	rc->rewound = true;
 	rc->rewind_psn = psn;
+	rxd_rtt_drop(rc);
 	rxd_qp_doorbell(t->qp);
 	for (i = t->head; i != t->tail; i++) {
 		struct rxd_swqe *s = rxd_win(t, i);

@@ -70,6 +70,8 @@ rxd_transport_bind(struct rxd_qp_core *qp, const struct rxd_xmit *x,
 	t->x = *x;
 	t->timers = timers;
 	rxd_cc_bind(t);
+	if (rxd_qp_connected(qp))
+		rxd_rtt_drop(rxd_rc_of(t));   /* RC: the probe, with the law */
 }
 
 void
@@ -326,5 +328,5 @@ rxd_transport_counters(const struct rxd_qp_core *qp,
 
 	*c = t->cnt;
 	c->rate_kbps = (uint64_t)(rxd_cc_rate(t) * 1000);
-	c->rate_cuts = t->dcqcn.cuts;
+	c->rate_cuts = rxd_cc_cuts(t);
 }

@@ -63,9 +63,12 @@ struct rxd_tqp {
 	bool draining;             /**< SQD: SQ_DRAINED not raised yet */
 	bool last_wqe_sent;        /**< SRQ: LAST_WQE_REACHED raised */
 	bool too_big;              /**< last rxd_tx_frame(): frame too big */
-	/* congestion control */
+	/* congestion control (rxd_cc.c); an RC QP's round-trip probe,
+	 * which needs ACKs, is in struct rxd_rc (rxd_rtt.c) */
 	uint64_t cnp_next;         /**< TSC before which no CNP is sent */
-	struct rxd_dcqcn dcqcn;    /**< this QP's rate (reaction point) */
+	bool paced;                /**< a rate law runs (x.dcqcn or x.delay) */
+	struct rxd_dcqcn dcqcn;    /**< x.dcqcn: the rate (reaction point) */
+	struct rxd_delay delay;    /**< x.delay: the rate */
 	struct rxd_pacer pacer;
 	double tsc_per_us;
 	struct rxd_qp_stats cnt;
@@ -137,14 +140,17 @@ void rxd_cc_ce(struct rxd_tqp *t);
 void rxd_cc_cnp(struct rxd_tqp *t);
 bool rxd_cc_may_send(struct rxd_tqp *t);
 void rxd_cc_sent(struct rxd_tqp *t, uint32_t len);
+void rxd_cc_read_asked(struct rxd_tqp *t, uint32_t len);
+void rxd_cc_rtt(struct rxd_tqp *t, uint64_t now, uint64_t rtt_us);
 double rxd_cc_rate(const struct rxd_tqp *t);
+uint64_t rxd_cc_cuts(const struct rxd_tqp *t);
 
-/* Whether the QP's pacer holds its next frame (DCQCN on, bucket empty),
- * noted in pacer_held: requests and READ responses alike wait for it. */
+/* Whether the QP's pacer holds its next frame (a law runs, the bucket is
+ * empty), noted in pacer_held: requests and READ responses alike wait. */
 static inline bool
 rxd_cc_held(struct rxd_tqp *t)
 {
-	if (!t->dcqcn.limited || rxd_cc_may_send(t))
+	if (!t->paced || rxd_cc_may_send(t))
 		return false;
 	t->pacer_held = true;
 	return true;

@@ -14,6 +14,7 @@
 
 #include "rxd/rxd.h"
 #include "rxd_dcqcn.h"
+#include "rxd_delay.h"
 #include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
@@ -48,6 +49,12 @@ struct rxd_xmit {
 	uint64_t cnp_gap;
 	/** DCQCN parameters of the port; NULL: CNPs do not slow QPs down. */
 	const struct rxd_dcqcn_params *dcqcn;
+	/** Delay law parameters of the port; NULL: round trips do not
+	 *  pace QPs.  At most one of dcqcn and delay is set; neither:
+	 *  QPs are unpaced (cc = off). */
+	const struct rxd_delay_params *delay;
+	/** Depth of a paced QP's token bucket, bytes. */
+	uint32_t burst;
 	/** Idle time before an RC QP probes its peer (TSC); 0: never. */
 	uint64_t keepalive;
 };

@@ -56,7 +56,7 @@ rxd_tx_send(struct rxd_tqp *t, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	t->cnt.tx_pkts++;
-	if (t->dcqcn.limited)
+	if (t->paced)
 		rxd_cc_sent(t, len);
 	t->x.send(t->x.ctx, t->qp, pkt, t->hint, m);
 }

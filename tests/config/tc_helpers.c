@@ -23,7 +23,8 @@ void
 tc_setup(void)
 {
 	static const char *const vars[] = {
-		"RXD_CONFIG", "RXD_ADDR", "RXD_MTU", "RXD_LOG",
+		"RXD_CONFIG", "RXD_ADDR", "RXD_MTU", "RXD_LOG", "RXD_CC",
+		"RXD_DCQCN",
 	};
 	unsigned i;
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The RXD_* environment: RXD_CONFIG loads a file, RXD_ADDR / RXD_MTU /
- * RXD_LOG override it, errors name the variable, empty variables are unset.
+ * RXD_LOG / RXD_CC override it, errors name the variable, empty variables
+ * are unset, the replaced RXD_DCQCN is refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -124,6 +125,24 @@ Test(env, errors_name_the_variable)
 	setenv("RXD_LOG", "loud\nRXD_LOG: ok", 1);
 	expect_env_error("RXD_LOG: 'loud?RXD_LOG: ok' is not 1..8 or one of "
 		"emerg, alert, crit, err, warning, notice, info, debug");
+}
+
+Test(env, cc_chooses_the_law_and_rxd_dcqcn_is_refused)
+{
+	char err[RXD_CONF_ERRLEN];
+	struct rxd_conf c;
+
+	rxd_conf_defaults(&c);
+	cr_assert_eq(c.port[0].cc, RXD_CC_DCQCN, "today's DCQCN by default");
+	setenv("RXD_CC", "delay", 1);
+	cr_assert_eq(rxd_conf_apply_env(&c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(c.port[0].cc, RXD_CC_DELAY);
+	setenv("RXD_CC", "on", 1);
+	expect_env_error("RXD_CC: 'on' is not one of off, dcqcn, ecn, delay");
+	unsetenv("RXD_CC");
+	setenv("RXD_DCQCN", "false", 1);
+	expect_env_error("RXD_DCQCN: replaced by RXD_CC (off, dcqcn, ecn or "
+		"delay)");
 }
 
 Test(env, empty_means_unset)

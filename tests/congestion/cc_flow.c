@@ -229,11 +229,13 @@ print_counters(const char *who, unsigned int id, const struct conn *c)
 	if (rxd_qp_stats(0, c->qp->qp_num, &st) != 0)
 		return;
 	printf("%s %u tx_pkts %lu retransmits %lu timeouts %lu ce_rx %lu "
-	       "cnp_tx %lu cnp_rx %lu rate_cuts %lu rate_kbps %lu\n", who, id,
+	       "cnp_tx %lu cnp_rx %lu rate_cuts %lu rate_kbps %lu rtt_us %lu\n",
+	       who, id,
 	       (unsigned long)st.tx_pkts, (unsigned long)st.retransmits,
 	       (unsigned long)st.timeouts, (unsigned long)st.ce_rx,
 	       (unsigned long)st.cnp_tx, (unsigned long)st.cnp_rx,
-	       (unsigned long)st.rate_cuts, (unsigned long)st.rate_kbps);
+	       (unsigned long)st.rate_cuts, (unsigned long)st.rate_kbps,
+	       (unsigned long)st.rtt_us);
 }
 
 /* The passes of the engine (one: EAL lcores 0-1) since the start. */

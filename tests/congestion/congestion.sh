@@ -28,8 +28,9 @@
 # RXD_CC_KMAX (64), RXD_CC_PMAX (0.2), RXD_CC_SECONDS (8), RXD_CC_MTU
 # (path MTU: 4096 or 1024), RXD_CC_WINDOW (WRs of 16 KiB outstanding per
 # flow: 32 at MTU 4096, 8 at 1024), RXD_CC_INI (replaces the DCQCN lines of the configuration);
-# RXD_CC_ON=off runs the "on" phase with DCQCN off (to see the test fail
-# when DCQCN does nothing); RXD_CC_OUT=DIR keeps each phase's output there
+# RXD_CC_ON (dcqcn) is the port key cc of the "on" phase: ecn or delay
+# try the other laws (doc/congestion.md), off runs it unpaced (to see the
+# test fail when DCQCN does nothing); RXD_CC_OUT=DIR keeps each phase's output there
 # (doc/plot-congestion.py draws the flows' rates from it).
 # Usage: congestion.sh CC_SWITCH CC_FLOW [write|read]
 set -u
@@ -97,9 +98,9 @@ rxd_eal() { # prefix port mac ip
 
 # phase off|on: run the three endpoints through a fresh switch
 phase() {
-	local p=$1 out=$dir/$1 i dcqcn=$1 sink source0 source1
+	local p=$1 out=$dir/$1 i cc=off sink source0 source1
 	mkdir -p "$out"
-	[ "$p" = on ] && dcqcn=${RXD_CC_ON:-on}
+	[ "$p" = on ] && cc=${RXD_CC_ON:-dcqcn}
 	# shellcheck disable=SC2086
 	"$sw" -l 0 $eal_common --file-prefix rxdccsw$p$$ \
 		--vdev=net_memif0,role=server,id=0,socket=$dir/p0.sock,socket-abstract=no$bsize \
@@ -122,15 +123,15 @@ phase() {
 		source1="responder 1 $dir/c1$p.sock"
 	fi
 	# shellcheck disable=SC2046,SC2086
-	RXD_DCQCN=$dcqcn RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal r$p 2 02:00:00:00:cc:03 10.0.0.3) \
+	RXD_CC=$cc RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal r$p 2 02:00:00:00:cc:03 10.0.0.3) \
 		$sink >"$out/receiver.txt" 2>&1 &
 	local rpid=$!
 	# shellcheck disable=SC2046,SC2086
-	RXD_DCQCN=$dcqcn RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal s0$p 0 02:00:00:00:cc:01 10.0.0.1) \
+	RXD_CC=$cc RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal s0$p 0 02:00:00:00:cc:01 10.0.0.1) \
 		$source0 >"$out/sender0.txt" 2>&1 &
 	local s0=$!
 	# shellcheck disable=SC2046,SC2086
-	RXD_DCQCN=$dcqcn RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal s1$p 1 02:00:00:00:cc:02 10.0.0.2) \
+	RXD_CC=$cc RXD_CONFIG=$dir/cc.ini "$flow" $(rxd_eal s1$p 1 02:00:00:00:cc:02 10.0.0.2) \
 		$source1 >"$out/sender1.txt" 2>&1 &
 	local s1=$!
 	wait $s0; local r0=$?
