@@ -244,25 +244,33 @@ int
 tp_show_mem(const struct tp_args *a)
 {
 	const struct rxd_conf *conf = rxd_config();
-	struct rxd_qp_memory ours, lim, ours_ex, lim_ex;
+	struct rxd_qp_memory ours, lim, ud, ours_ex, lim_ex, ud_ex;
 	unsigned int i;
 
 	(void)a;
-	rxd_qp_memory(TP_SQ_DEPTH, TP_RECV_DEPTH, false, &ours);
-	rxd_qp_memory(TP_SQ_DEPTH, TP_RECV_DEPTH, true, &ours_ex);
-	rxd_qp_memory(conf->sq_depth, conf->rq_depth, false, &lim);
-	rxd_qp_memory(conf->sq_depth, conf->rq_depth, true, &lim_ex);
-	printf("QP memory in bytes       %12s %14s\n", "this tool", "limits");
-	printf("  %-22s %7u/%-4u %9u/%-4u\n", "send/receive WRs",
-	       TP_SQ_DEPTH, TP_RECV_DEPTH, conf->sq_depth, conf->rq_depth);
-	printf("  %-22s %7u/%-4u %9u/%-4u\n", "ring slots", ours.sq_slots,
-	       ours.rq_slots, lim.sq_slots, lim.rq_slots);
+	rxd_qp_memory(IBV_QPT_RC, TP_SQ_DEPTH, TP_RECV_DEPTH, false, &ours);
+	rxd_qp_memory(IBV_QPT_RC, TP_SQ_DEPTH, TP_RECV_DEPTH, true, &ours_ex);
+	rxd_qp_memory(IBV_QPT_RC, conf->sq_depth, conf->rq_depth, false, &lim);
+	rxd_qp_memory(IBV_QPT_RC, conf->sq_depth, conf->rq_depth, true,
+		      &lim_ex);
+	rxd_qp_memory(IBV_QPT_UD, conf->sq_depth, conf->rq_depth, false, &ud);
+	rxd_qp_memory(IBV_QPT_UD, conf->sq_depth, conf->rq_depth, true,
+		      &ud_ex);
+	printf("QP memory in bytes     %14s %14s %14s\n", "this tool (RC)",
+	       "limits (RC)", "limits (UD)");
+	printf("  %-22s %7u/%-4u %9u/%-4u %9u/%-4u\n", "send/receive WRs",
+	       TP_SQ_DEPTH, TP_RECV_DEPTH, conf->sq_depth, conf->rq_depth,
+	       conf->sq_depth, conf->rq_depth);
+	printf("  %-22s %7u/%-4u %9u/%-4u %9u/%-4u\n", "ring slots",
+	       ours.sq_slots, ours.rq_slots, lim.sq_slots, lim.rq_slots,
+	       ud.sq_slots, ud.rq_slots);
 	for (i = 0; i < RTE_DIM(mem_rows); i++)
-		printf("  %-22s %12zu %14zu\n", mem_rows[i].label,
+		printf("  %-22s %12zu %14zu %14zu\n", mem_rows[i].label,
 		       mem_field(&ours, mem_rows[i].off),
-		       mem_field(&lim, mem_rows[i].off));
-	printf("  %-22s %12zu %14zu\n", "ibv_wr_* QPs add",
-	       ours_ex.wr_batch, lim_ex.wr_batch);
+		       mem_field(&lim, mem_rows[i].off),
+		       mem_field(&ud, mem_rows[i].off));
+	printf("  %-22s %12zu %14zu %14zu\n", "ibv_wr_* QPs add",
+	       ours_ex.wr_batch, lim_ex.wr_batch, ud_ex.wr_batch);
 	printf("per send WQE: %zu (ring slot) + %zu (window entry) = %zu\n",
 	       ours.send_wqe, ours.window_entry,
 	       ours.send_wqe + ours.window_entry);

@@ -302,12 +302,14 @@ struct rxd_qp_memory {
 };
 
 /**
- * Compute the memory of a QP created with these queue depths (no QP is
- * created).  @p extended: created by ibv_create_qp_ex() with send_ops_flags
- * (the ibv_wr_* API).  Without an SRQ.
+ * Compute the memory of a QP of type @p qp_type (an enum ibv_qp_type:
+ * IBV_QPT_RC, IBV_QPT_UC or IBV_QPT_UD) created with these queue depths
+ * (no QP is created): only RC keeps a send window entry per send WR and
+ * responder resources.  @p extended: created by ibv_create_qp_ex() with
+ * send_ops_flags (the ibv_wr_* API).  Without an SRQ.
  */
-void rxd_qp_memory(uint32_t max_send_wr, uint32_t max_recv_wr, bool extended,
-		   struct rxd_qp_memory *m);
+void rxd_qp_memory(int qp_type, uint32_t max_send_wr, uint32_t max_recv_wr,
+		   bool extended, struct rxd_qp_memory *m);
 
 /** Name of wire error @p i, for printing rxd_port_counters.wire_err. */
 const char *rxd_wire_err_name(unsigned int i);

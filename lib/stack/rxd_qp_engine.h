@@ -50,9 +50,10 @@ void rxd_qp_detach(struct rxd_qp_core *qp);
 
 /**
  * The transport state's share of rxd_qp_memory() (state, send window,
- * responder resources) for a QP of sq_size send WRs.
+ * responder resources) for a QP of this type and sq_size send WRs.
  */
-void rxd_qp_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m);
+void rxd_qp_transport_memory(enum ibv_qp_type type, uint32_t sq_size,
+			     struct rxd_qp_memory *m);
 
 /**
  * Apply checked attributes on the QP's engine (state, PSNs, path).

@@ -223,9 +223,10 @@ rxd_qp_detach(struct rxd_qp_core *qp)
 }
 
 void
-rxd_qp_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m)
+rxd_qp_transport_memory(enum ibv_qp_type type, uint32_t sq_size,
+			struct rxd_qp_memory *m)
 {
-	rxd_transport_memory(sq_size, m);
+	rxd_transport_memory(type, sq_size, m);
 }
 
 static void

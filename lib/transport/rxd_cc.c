@@ -11,88 +11,88 @@
  */
 #include <rte_cycles.h>
 
-#include "rxd_rc.h"
+#include "rxd_tqp.h"
 
 void
-rxd_cc_bind(struct rxd_rc *rc)
+rxd_cc_bind(struct rxd_tqp *t)
 {
-	rc->tsc_per_us = (double)rte_get_tsc_hz() / 1e6;
-	rxd_cc_reset(rc);
+	t->tsc_per_us = (double)rte_get_tsc_hz() / 1e6;
+	rxd_cc_reset(t);
 }
 
 /* A new connection starts paced at line rate with an empty bucket, free
- * to send a CNP at once, with no round trip known. */
+ * to send a CNP at once, with no round trip known (an RC QP's probe,
+ * struct rxd_rc, is dropped with it: rxd_rc_modify(), bind). */
 void
-rxd_cc_reset(struct rxd_rc *rc)
+rxd_cc_reset(struct rxd_tqp *t)
 {
-	rc->cnp_next = 0;
-	rxd_rtt_drop(rc);
-	rc->paced = rc->x.dcqcn != NULL || rc->x.delay != NULL;
-	if (!rc->paced)
+	t->cnp_next = 0;
+	t->paced = t->x.dcqcn != NULL || t->x.delay != NULL;
+	if (!t->paced)
 		return;
-	if (rc->x.dcqcn != NULL)
-		rxd_dcqcn_init(&rc->dcqcn, rc->x.dcqcn);
+	if (t->x.dcqcn != NULL)
+		rxd_dcqcn_init(&t->dcqcn, t->x.dcqcn);
 	else
-		rxd_delay_init(&rc->delay, rc->x.delay);
-	rxd_pacer_start(&rc->pacer, rte_rdtsc());
+		rxd_delay_init(&t->delay, t->x.delay);
+	rxd_pacer_start(&t->pacer, rte_rdtsc());
 }
 
 static uint64_t
-now_us(const struct rxd_rc *rc, uint64_t tsc)
+now_us(const struct rxd_tqp *t, uint64_t tsc)
 {
-	return (uint64_t)((double)tsc / rc->tsc_per_us);
+	return (uint64_t)((double)tsc / t->tsc_per_us);
 }
 
 /* A CE-marked frame came for this connected QP. */
 void
-rxd_cc_ce(struct rxd_rc *rc)
+rxd_cc_ce(struct rxd_tqp *t)
 {
 	uint64_t now = rte_rdtsc();
 
-	rc->cnt.ce_rx++;
-	if (rxd_cnp_due(&rc->cnp_next, now, rc->x.cnp_gap))
-		rxd_tx_cnp(rc);
+	t->cnt.ce_rx++;
+	if (rxd_cnp_due(&t->cnp_next, now, t->x.cnp_gap))
+		rxd_tx_cnp(t);
 }
 
 void
-rxd_cc_cnp(struct rxd_rc *rc)
+rxd_cc_cnp(struct rxd_tqp *t)
 {
-	rc->cnt.cnp_rx++;
-	if (rc->x.dcqcn == NULL)
+	t->cnt.cnp_rx++;
+	if (t->x.dcqcn == NULL)
 		return;
-	rxd_dcqcn_cnp(&rc->dcqcn, rc->x.dcqcn, now_us(rc, rte_rdtsc()));
+	rxd_dcqcn_cnp(&t->dcqcn, t->x.dcqcn, now_us(t, rte_rdtsc()));
 }
 
 /* A round trip of rtt_us ended at TSC now (rxd_rtt.c). */
 void
-rxd_cc_rtt(struct rxd_rc *rc, uint64_t now, uint64_t rtt_us)
+rxd_cc_rtt(struct rxd_tqp *t, uint64_t now, uint64_t rtt_us)
 {
-	if (rc->x.delay != NULL)
-		rxd_delay_sample(&rc->delay, rc->x.delay, now_us(rc, now),
+	if (t->x.delay != NULL)
+		rxd_delay_sample(&t->delay, t->x.delay, now_us(t, now),
 				 rtt_us);
 }
 
 /* Whether a paced QP's bucket lets a frame go now (DCQCN's timers run
  * first). */
 bool
-rxd_cc_may_send(struct rxd_rc *rc)
+rxd_cc_may_send(struct rxd_tqp *t)
 {
 	/* the engine's clock of this pass, not a TSC read a frame; a pass
 	 * that began before the bucket was started refills nothing */
-	uint64_t now = rxd_rc_clock(rc);
+	uint64_t now = rxd_tqp_clock(t);
 
-	if (rc->x.dcqcn != NULL && rc->dcqcn.cuts > 0)
-		rxd_dcqcn_tick(&rc->dcqcn, rc->x.dcqcn, now_us(rc, now));
-	return rxd_pacer_ready(&rc->pacer, rxd_cc_rate(rc), rc->x.burst, now,
-			       rc->tsc_per_us);
+	if (t->x.dcqcn != NULL && t->dcqcn.cuts > 0)
+		rxd_dcqcn_tick(&t->dcqcn, t->x.dcqcn, now_us(t, now));
+	return rxd_pacer_ready(&t->pacer, rxd_cc_rate(t), t->x.burst, now,
+			       t->tsc_per_us);
 }
 
 void
-rxd_cc_sent(struct rxd_rc *rc, uint32_t len)
+rxd_cc_sent(struct rxd_tqp *t, uint32_t len)
 {
-	rxd_pacer_charge(&rc->pacer, len);
-	if (rc->x.dcqcn != NULL && rc->dcqcn.cuts > 0)
-		rxd_dcqcn_sent(&rc->dcqcn, rc->x.dcqcn, len);
+	rxd_pacer_charge(&t->pacer, len);
+	if (t->x.dcqcn != NULL && t->dcqcn.cuts > 0)
+		rxd_dcqcn_sent(&t->dcqcn, t->x.dcqcn, len);
 }
 
 /*
@@ -103,26 +103,26 @@ rxd_cc_sent(struct rxd_rc *rc, uint32_t len)
  * responder's QP is the one CNPs cut, and it pays as it sends.
  */
 void
-rxd_cc_read_asked(struct rxd_rc *rc, uint32_t len)
+rxd_cc_read_asked(struct rxd_tqp *t, uint32_t len)
 {
-	if (rc->x.delay != NULL)
-		rxd_pacer_charge(&rc->pacer, len);
+	if (t->x.delay != NULL)
+		rxd_pacer_charge(&t->pacer, len);
 }
 
 /* Current rate in Mbit/s, 0 while the QP is not paced (cc = off). */
 double
-rxd_cc_rate(const struct rxd_rc *rc)
+rxd_cc_rate(const struct rxd_tqp *t)
 {
-	if (!rc->paced)
+	if (!t->paced)
 		return 0;
-	return rc->x.dcqcn != NULL ? rc->dcqcn.rc : rc->delay.rate;
+	return t->x.dcqcn != NULL ? t->dcqcn.rc : t->delay.rate;
 }
 
 /* Rate cuts the QP's law made. */
 uint64_t
-rxd_cc_cuts(const struct rxd_rc *rc)
+rxd_cc_cuts(const struct rxd_tqp *t)
 {
-	if (!rc->paced)
+	if (!t->paced)
 		return 0;
-	return rc->x.dcqcn != NULL ? rc->dcqcn.cuts : rc->delay.cuts;
+	return t->x.dcqcn != NULL ? t->dcqcn.cuts : t->delay.cuts;
 }

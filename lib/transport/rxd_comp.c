@@ -31,23 +31,23 @@ static const enum ibv_wc_status nak_status[] = {
 };
 
 static void
-complete(struct rxd_rc *rc, struct rxd_swqe *s, enum ibv_wc_status st)
+complete(struct rxd_tqp *t, struct rxd_swqe *s, enum ibv_wc_status st)
 {
 	const struct rxd_wr_opcode *o = rxd_wr_opcode(s->w.opcode);
 	struct ibv_wc wc;
 
 	if (st == IBV_WC_SUCCESS && !(s->w.flags & IBV_SEND_SIGNALED)) {
-		rc->unsignaled++;
+		t->unsignaled++;
 		return;
 	}
 	memset(&wc, 0, sizeof(wc));
 	wc.wr_id = s->w.wr_id;
 	wc.status = st;
 	wc.opcode = (enum ibv_wc_opcode)o->wc_opcode;
-	wc.qp_num = rc->qp->qpn;
+	wc.qp_num = t->qp->qpn;
 	wc.byte_len = o->wc_len == RXD_WR_LEN_MSG ? s->w.length : o->wc_len;
-	rxd_rc_complete(rc->qp, rc->qp->scq, &wc, rc->unsignaled + 1, false);
-	rc->unsignaled = 0;
+	rxd_tqp_complete(t->qp, t->qp->scq, &wc, t->unsignaled + 1, false);
+	t->unsignaled = 0;
 }
 
 /* The peer made progress: counters reset, the timer restarts. */
@@ -55,25 +55,25 @@ static void
 progress(struct rxd_rc *rc)
 {
 	rc->rewound = false;
-	rc->retry_left = rc->qp->attr.retry_cnt;
-	rc->rnr_left = rc->qp->attr.rnr_retry;
+	rc->retry_left = rc->t.qp->attr.retry_cnt;
+	rc->rnr_left = rc->t.qp->attr.rnr_retry;
 	if (!rxd_rc_outstanding(rc))
-		rc->deadline = 0;
-	else if (rc->rto)
-		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+		rc->t.deadline = 0;
+	else if (rc->t.rto)
+		rxd_timer_arm(&rc->t, rte_rdtsc() + rc->t.rto);
 	/* a fence or the READ/atomic limit may have been waiting on this */
-	if (rc->cur != rc->tail || rte_ring_count(rc->qp->sq) != 0)
-		rxd_qp_doorbell(rc->qp);
+	if (rc->t.cur != rc->t.tail || rte_ring_count(rc->t.qp->sq) != 0)
+		rxd_qp_doorbell(rc->t.qp);
 }
 
 void
-rxd_comp_retire(struct rxd_rc *rc)
+rxd_comp_retire(struct rxd_tqp *t)
 {
-	while (rc->head != rc->cur && rxd_win(rc, rc->head)->done) {
-		complete(rc, rxd_win(rc, rc->head), IBV_WC_SUCCESS);
-		rc->head++;
+	while (t->head != t->cur && rxd_win(t, t->head)->done) {
+		complete(t, rxd_win(t, t->head), IBV_WC_SUCCESS);
+		t->head++;
 	}
-	rxd_rc_check_drained(rc);
+	rxd_tqp_check_drained(t);
 }
 
 /*
@@ -89,13 +89,13 @@ una_to(struct rxd_rc *rc, uint32_t psn)
 
 	rxd_rtt_acked(rc, psn);
 	if (rxd_psn_diff(next, rc->acked) > 0 &&
-	    rxd_psn_diff(next, rc->snd_nxt) <= 0) {
+	    rxd_psn_diff(next, rc->t.snd_nxt) <= 0) {
 		rc->acked = next;
 		rc->acked_new = true;
 	}
 	next = rc->acked;
-	for (i = rc->head; i != rc->tail; i++) {
-		const struct rxd_swqe *s = rxd_win(rc, i);
+	for (i = rc->t.head; i != rc->t.tail; i++) {
+		const struct rxd_swqe *s = rxd_win(&rc->t, i);
 		uint32_t wait = rxd_psn_add(s->first_psn, s->rcvd);
 
 		if (rxd_swqe_is(s, RXD_WRF_RESPONSE) && !s->done) {
@@ -120,8 +120,8 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 {
 	uint32_t i, head;
 
-	for (i = rc->head; i != rc->cur; i++) {
-		struct rxd_swqe *s = rxd_win(rc, i);
+	for (i = rc->t.head; i != rc->t.cur; i++) {
+		struct rxd_swqe *s = rxd_win(&rc->t, i);
 		uint32_t last = rxd_psn_add(s->first_psn, s->npkts - 1);
 
 		if (s->done)
@@ -130,7 +130,7 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 			if (rxd_psn_diff(psn, s->first_psn) >= 0) {
 				rxd_req_rewind(rc, rxd_psn_add(s->first_psn,
 							       s->rcvd));
-				rxd_comp_retire(rc);
+				rxd_comp_retire(&rc->t);
 				return false;
 			}
 			break;
@@ -139,11 +139,11 @@ ack_to(struct rxd_rc *rc, uint32_t psn)
 			break;
 		s->done = true;
 	}
-	head = rc->head;
+	head = rc->t.head;
 	rc->acked_new = false;
 	una_to(rc, psn);
-	rxd_comp_retire(rc);
-	rc->acked_new |= rc->head != head;
+	rxd_comp_retire(&rc->t);
+	rc->acked_new |= rc->t.head != head;
 	return true;
 }
 
@@ -153,8 +153,8 @@ responder_of(struct rxd_rc *rc, uint32_t psn)
 {
 	uint32_t i;
 
-	for (i = rc->head; i != rc->cur; i++) {
-		struct rxd_swqe *s = rxd_win(rc, i);
+	for (i = rc->t.head; i != rc->t.cur; i++) {
+		struct rxd_swqe *s = rxd_win(&rc->t, i);
 		int32_t d = rxd_psn_diff(psn, s->first_psn);
 
 		if (rxd_swqe_is(s, RXD_WRF_RESPONSE) && !s->done && d >= 0 &&
@@ -185,9 +185,9 @@ read_fit(struct rxd_rc *rc, const struct rxd_pkt *p, struct rxd_swqe **s,
 	if (p->psn != expect)
 		return rxd_psn_diff(p->psn, expect) < 0 ? READ_DUPLICATE :
 			READ_AHEAD;
-	*off = (*s)->rcvd * rc->mtu;
+	*off = (*s)->rcvd * rc->t.mtu;
 	if (p->payload_len != ((p->op->flags & RXD_OPF_LAST) ?
-			       (*s)->w.length - *off : rc->mtu))
+			       (*s)->w.length - *off : rc->t.mtu))
 		return READ_BAD_LEN;
 	return READ_NEXT;
 }
@@ -208,7 +208,7 @@ placement_response(struct rxd_rc *rc, struct rxd_swqe *s,
 	ack_to(rc, rxd_psn_add(s->first_psn, RXD_PSN_MASK));
 	s->done = true;
 	una_to(rc, p->psn);
-	rxd_comp_retire(rc);
+	rxd_comp_retire(&rc->t);
 	progress(rc);
 }
 
@@ -229,22 +229,22 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 
 	fit = read_fit(rc, p, &s, &off);
 	if (s != NULL && rxd_swqe_is(s, RXD_WRF_PLACEMENT)) {
-		if (!rxd_rc_icrc_ok(m, p))
+		if (!rxd_icrc_ok(m, p))
 			return false;
 		placement_response(rc, s, p);
 		return true;
 	}
 	if (fit == READ_NEXT && p->icrc_deferred)
-		dst = rxd_rc_sge_span(rc->qp->pd, s->w.sge, s->w.num_sge, off,
+		dst = rxd_sge_span(rc->t.qp->pd, s->w.sge, s->w.num_sge, off,
 				      p->payload_len, IBV_ACCESS_LOCAL_WRITE);
-	if (dst == NULL && !rxd_rc_icrc_ok(m, p))
+	if (dst == NULL && !rxd_icrc_ok(m, p))
 		return false;
 	switch (fit) {
 	case READ_DUPLICATE:
-		rc->cnt.duplicates++;
+		rc->t.cnt.duplicates++;
 		return true;
 	case READ_AHEAD:
-		rc->cnt.out_of_sequence++;
+		rc->t.cnt.out_of_sequence++;
 		rxd_req_rewind(rc, rxd_psn_add(s->first_psn, s->rcvd));
 		return true;
 	case READ_BAD_LEN:
@@ -259,7 +259,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		if (!rxd_wire_place(rte_pktmbuf_mtod(m, const uint8_t *), p,
 				    dst))
 			return false;
-	} else if (!rxd_rc_copy_sges(rc->qp->pd, s->w.sge, s->w.num_sge, off,
+	} else if (!rxd_sge_copy(rc->t.qp->pd, s->w.sge, s->w.num_sge, off,
 				     rte_pktmbuf_mtod_offset(m, uint8_t *,
 							     p->payload_off),
 				     p->payload_len, true)) {
@@ -269,7 +269,7 @@ read_response(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	s->rcvd++;
 	s->done = s->rcvd == s->npkts;
 	una_to(rc, p->psn);
-	rxd_comp_retire(rc);
+	rxd_comp_retire(&rc->t);
 	progress(rc);
 	return true;
 }
@@ -280,16 +280,16 @@ atomic_ack(struct rxd_rc *rc, const struct rxd_pkt *p)
 	struct rxd_swqe *s = responder_of(rc, p->psn);
 
 	if (s == NULL || !rxd_swqe_is(s, RXD_WRF_ATOMIC)) {
-		rc->cnt.duplicates++;
+		rc->t.cnt.duplicates++;
 		return;
 	}
 	ack_to(rc, rxd_psn_add(p->psn, RXD_PSN_MASK));
 	/* the original value lands in host byte order, as Soft-RoCE does */
-	rxd_rc_copy_sges(rc->qp->pd, s->w.sge, s->w.num_sge, 0,
+	rxd_sge_copy(rc->t.qp->pd, s->w.sge, s->w.num_sge, 0,
 			 (uint8_t *)(uintptr_t)&p->atm_orig, 8, true);
 	s->done = true;
 	una_to(rc, p->psn);
-	rxd_comp_retire(rc);
+	rxd_comp_retire(&rc->t);
 	progress(rc);
 }
 
@@ -299,7 +299,7 @@ fail_at(struct rxd_rc *rc, uint32_t psn, enum ibv_wc_status status)
 {
 	rc->rewound = false;
 	rxd_req_rewind(rc, psn);
-	rc->head = rc->cur;
+	rc->t.head = rc->t.cur;
 	rxd_comp_error(rc, status);
 }
 
@@ -312,13 +312,13 @@ rnr_nak(struct rxd_rc *rc, uint32_t psn, uint8_t timer)
 	}
 	if (rc->rnr_left != 7)   /* 7 means retry forever */
 		rc->rnr_left--;
-	rc->cnt.rnr_waits++;
-	rc->deadline = 0;   /* no retransmit timeout while waiting */
+	rc->t.cnt.rnr_waits++;
+	rc->t.deadline = 0;   /* no retransmit timeout while waiting */
 	rc->rewound = false;
 	rxd_req_rewind(rc, psn);
-	rc->rnr_until = rte_rdtsc() + rte_get_tsc_hz() / 1000000 *
+	rc->t.rnr_until = rte_rdtsc() + rte_get_tsc_hz() / 1000000 *
 		rnr_us[timer & 31];
-	rxd_rc_timer_arm(rc, rc->deadline);
+	rxd_timer_arm(&rc->t, rc->t.deadline);
 }
 
 static void
@@ -355,7 +355,7 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 
 	if (type == RXD_AETH_ACK) {
 		if (!ack_to(rc, p->psn))
-			rxd_qp_doorbell(rc->qp);
+			rxd_qp_doorbell(rc->t.qp);
 		else if (rc->acked_new)    /* a stale ACK is no progress */
 			progress(rc);
 		return;
@@ -368,7 +368,7 @@ acknowledge(struct rxd_rc *rc, const struct rxd_pkt *p)
 		rnr_nak(rc, p->psn, code);
 		return;
 	}
-	rc->cnt.naks_rx[code < 5 ? code : 4]++;
+	rc->t.cnt.naks_rx[code < 5 ? code : 4]++;
 	if (code == RXD_NAK_PSN_SEQ) {
 		seq_nak(rc, p->psn);
 		return;
@@ -380,9 +380,9 @@ bool
 rxd_comp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
 	if (!rxd_rc_outstanding(rc)) {
-		if (!rxd_rc_icrc_ok(m, p))
+		if (!rxd_icrc_ok(m, p))
 			return false;
-		rc->cnt.duplicates++;     /* nothing outstanding */
+		rc->t.cnt.duplicates++;     /* nothing outstanding */
 		return true;
 	}
 	if (p->op->flags & RXD_OPF_READ)
@@ -409,16 +409,16 @@ rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
 	struct rxd_swqe *s;
 
 	(void)now;
-	rc->deadline = 0;
+	rc->t.deadline = 0;
 	if (!rxd_rc_outstanding(rc))
 		return;
-	rc->cnt.timeouts++;
+	rc->t.cnt.timeouts++;
 	rc->rewound = false;
-	s = rxd_win(rc, rc->head);
+	s = rxd_win(&rc->t, rc->t.head);
 	spend_retry(rc, rxd_swqe_is(s, RXD_WRF_RESPONSE) ?
 		    rxd_psn_add(s->first_psn, s->rcvd) : resend_from(rc, s));
-	if (rc->qp->attr.qp_state != IBV_QPS_ERR && rc->rto)
-		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+	if (rc->t.qp->attr.qp_state != IBV_QPS_ERR && rc->t.rto)
+		rxd_timer_arm(&rc->t, rte_rdtsc() + rc->t.rto);
 }
 
 /*
@@ -426,20 +426,20 @@ rxd_comp_timeout(struct rxd_rc *rc, uint64_t now)
  * outstanding flush, it completes with status, the rest flush, QP to ERR.
  */
 void
-rxd_comp_error_at(struct rxd_rc *rc, uint32_t bad, enum ibv_wc_status status)
+rxd_comp_error_at(struct rxd_tqp *t, uint32_t bad, enum ibv_wc_status status)
 {
 	uint32_t i;
 
-	for (i = rc->head; i != rc->tail; i++)
-		complete(rc, rxd_win(rc, i), i == bad ? status :
+	for (i = t->head; i != t->tail; i++)
+		complete(t, rxd_win(t, i), i == bad ? status :
 			 IBV_WC_WR_FLUSH_ERR);
-	rc->head = rc->cur = rc->tail;
-	rxd_rc_to_error(rc);
+	t->head = t->cur = t->tail;
+	rxd_tqp_to_error(t);
 }
 
 /* The WQE at head failed. */
 void
 rxd_comp_error(struct rxd_rc *rc, enum ibv_wc_status status)
 {
-	rxd_comp_error_at(rc, rc->head, status);
+	rxd_comp_error_at(&rc->t, rc->t.head, status);
 }

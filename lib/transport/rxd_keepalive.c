@@ -15,32 +15,32 @@
 static void
 send_probe(struct rxd_rc *rc)
 {
-	struct rxd_pkt p = rc->tmpl;
+	struct rxd_pkt p = rc->t.tmpl;
 	struct rte_mbuf *m;
 	uint8_t *payload;
 
 	p.opcode = RXD_OP_RC_WRITE_ONLY;
-	p.psn = rxd_psn_add(rc->npsn, RXD_PSN_MASK);
+	p.psn = rxd_psn_add(rc->t.npsn, RXD_PSN_MASK);
 	p.ackreq = true;
-	m = rxd_tx_frame(rc, &p, 0, &payload);
+	m = rxd_tx_frame(&rc->t, &p, 0, &payload);
 	if (m == NULL)
 		return;              /* no mbuf: the next look sends it */
-	rxd_tx_send(rc, &p, m, NULL);
-	rc->cnt.keepalives++;
+	rxd_tx_send(&rc->t, &p, m, NULL);
+	rc->t.cnt.keepalives++;
 }
 
 /* Whether the QP is one that probes: RC in RTS with a timeout. */
 static bool
 probes(const struct rxd_rc *rc)
 {
-	return rc->qp->type == IBV_QPT_RC && rc->x.keepalive != 0 &&
-		rc->rto != 0 && rc->qp->attr.qp_state == IBV_QPS_RTS;
+	return rc->t.qp->type == IBV_QPT_RC && rc->t.x.keepalive != 0 &&
+		rc->t.rto != 0 && rc->t.qp->attr.qp_state == IBV_QPS_RTS;
 }
 
 void
 rxd_keepalive_reset(struct rxd_rc *rc)
 {
-	rc->ka_heard = rc->cnt.rx_pkts;
+	rc->ka_heard = rc->t.cnt.rx_pkts;
 	rc->ka_armed = false;
 	rc->ka_probes = 0;
 }
@@ -52,22 +52,22 @@ rxd_transport_keepalive(struct rxd_qp_core *qp, uint64_t now)
 
 	if (rc == NULL || !probes(rc))
 		return;
-	if (rc->cnt.rx_pkts != rc->ka_heard || rxd_rc_outstanding(rc) ||
-	    rc->rnr_until != 0) {
+	if (rc->t.cnt.rx_pkts != rc->ka_heard || rxd_rc_outstanding(rc) ||
+	    rc->t.rnr_until != 0) {
 		/* the peer spoke, or the retransmit timer watches it */
-		rc->ka_armed |= rc->cnt.rx_pkts != rc->ka_heard;
-		rc->ka_heard = rc->cnt.rx_pkts;
+		rc->ka_armed |= rc->t.cnt.rx_pkts != rc->ka_heard;
+		rc->ka_heard = rc->t.cnt.rx_pkts;
 		rc->ka_since = now;
 		rc->ka_probes = 0;
 		return;
 	}
 	if (!rc->ka_armed)         /* never heard this peer: nothing to lose */
 		return;
-	if (now - rc->ka_since < (rc->ka_probes ? rc->rto : rc->x.keepalive))
+	if (now - rc->ka_since < (rc->ka_probes ? rc->t.rto : rc->t.x.keepalive))
 		return;
 	if (rc->ka_probes > qp->attr.retry_cnt) {
 		qp->async(qp, IBV_EVENT_QP_FATAL);
-		rxd_rc_to_error(rc);
+		rxd_tqp_to_error(&rc->t);
 		return;
 	}
 	send_probe(rc);

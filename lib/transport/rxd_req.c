@@ -31,7 +31,7 @@ to_send(const struct rxd_swqe *s)
 /* Local SGEs must name memory registered in the QP's PD with the right
  * to be used.  A WQE of one SGE holds the entry it found (s->src). */
 static bool
-local_ok(const struct rxd_rc *rc, struct rxd_swqe *s)
+local_ok(const struct rxd_tqp *t, struct rxd_swqe *s)
 {
 	const struct rxd_send_wqe *w = &s->w;
 	unsigned int need = rxd_swqe_is(s, RXD_WRF_FILLS_SGE) ?
@@ -41,7 +41,7 @@ local_ok(const struct rxd_rc *rc, struct rxd_swqe *s)
 	s->src.serial = 0;
 	for (i = 0; i < w->num_sge; i++) {
 		const struct rxd_mr *mr = rxd_mr_find_in(w->sge[i].lkey,
-							 rc->qp->pd);
+							 t->qp->pd);
 
 		if (w->sge[i].length == 0)
 			continue;
@@ -73,31 +73,31 @@ copy_wqe(struct rxd_send_wqe *dst, const struct rxd_send_wqe *src)
 
 /* Pull one WQE from the SQ ring into the window, read in place. */
 static bool
-fetch(struct rxd_rc *rc)
+fetch(struct rxd_tqp *t)
 {
 	struct rte_ring_zc_data zcd;
 	struct rxd_swqe *s;
 	uint32_t len;
 
-	if (rc->tail - rc->head >= rc->win_size ||
-	    rte_ring_dequeue_zc_burst_elem_start(rc->qp->sq, sizeof(s->w), 1,
+	if (t->tail - t->head >= t->win_size ||
+	    rte_ring_dequeue_zc_burst_elem_start(t->qp->sq, sizeof(s->w), 1,
 						 &zcd, NULL) == 0)
 		return false;
-	s = rxd_win(rc, rc->tail);
+	s = rxd_win(t, t->tail);
 	copy_wqe(&s->w, zcd.ptr1);
-	rte_ring_dequeue_zc_elem_finish(rc->qp->sq, 1);
-	rc->tail++;
+	rte_ring_dequeue_zc_elem_finish(t->qp->sq, 1);
+	t->tail++;
 	len = s->w.length;
 	s->npkts = rxd_swqe_is(s, RXD_WRF_LOCAL) ? 0 :
 		rxd_swqe_is(s, RXD_WRF_ATOMIC | RXD_WRF_PLACEMENT) ? 1 :
-		len ? (len + rc->mtu - 1) / rc->mtu : 1;
-	s->first_psn = rc->npsn;
-	rc->npsn = rxd_psn_add(rc->npsn, s->npkts);
+		len ? (len + t->mtu - 1) / t->mtu : 1;
+	s->first_psn = t->npsn;
+	t->npsn = rxd_psn_add(t->npsn, s->npkts);
 	s->sent = 0;
 	s->rcvd = 0;
 	s->done = false;
-	if (!local_ok(rc, s)) {
-		rxd_comp_error_at(rc, rc->tail - 1, IBV_WC_LOC_PROT_ERR);
+	if (!local_ok(t, s)) {
+		rxd_comp_error_at(t, t->tail - 1, IBV_WC_LOC_PROT_ERR);
 		return false;
 	}
 	return true;
@@ -110,9 +110,9 @@ fetch(struct rxd_rc *rc)
  * can be held, and only until the limit is reached.
  */
 static bool
-blocked(struct rxd_rc *rc, const struct rxd_swqe *s)
+blocked(struct rxd_tqp *t, const struct rxd_swqe *s)
 {
-	uint32_t i, busy = 0, limit, max = rc->qp->attr.max_rd_atomic;
+	uint32_t i, busy = 0, limit, max = t->qp->attr.max_rd_atomic;
 
 	if (s->sent != 0)
 		return false;
@@ -122,28 +122,28 @@ blocked(struct rxd_rc *rc, const struct rxd_swqe *s)
 		limit = max ? max : 1;
 	else
 		return false;
-	for (i = rc->head; i != rc->cur && busy < limit; i++)
-		busy += rxd_swqe_is(rxd_win(rc, i), RXD_WRF_RESPONSE) &&
-			!rxd_win(rc, i)->done;
+	for (i = t->head; i != t->cur && busy < limit; i++)
+		busy += rxd_swqe_is(rxd_win(t, i), RXD_WRF_RESPONSE) &&
+			!rxd_win(t, i)->done;
 	return busy >= limit;
 }
 
 /* RC keeps at most RXD_MAX_INFLIGHT PSNs beyond the last ACKed one. */
 static bool
-window_open(const struct rxd_rc *rc, const struct rxd_swqe *s)
+window_open(struct rxd_tqp *t, const struct rxd_swqe *s)
 {
 	uint32_t psn = rxd_psn_add(s->first_psn,
 		rxd_swqe_is(s, RXD_WRF_RESPONSE) ? s->rcvd : s->sent);
 
-	return rc->qp->type != IBV_QPT_RC ||
-		rxd_psn_diff(psn, rc->una) < RXD_MAX_INFLIGHT;
+	return t->qp->type != IBV_QPT_RC ||
+		rxd_psn_diff(psn, rxd_rc_of(t)->una) < RXD_MAX_INFLIGHT;
 }
 
 static void
-fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
+fill_request(struct rxd_tqp *t, const struct rxd_swqe *s, struct rxd_pkt *p)
 {
 	const struct rxd_send_wqe *w = &s->w;
-	uint64_t off = (uint64_t)s->rcvd * rc->mtu;
+	uint64_t off = (uint64_t)s->rcvd * t->mtu;
 
 	if (w->opcode == IBV_WR_RDMA_READ) {
 		/* a repeated READ asks only for what has not arrived */
@@ -172,7 +172,7 @@ fill_request(struct rxd_rc *rc, const struct rxd_swqe *s, struct rxd_pkt *p)
 /* The packet opcode of packet idx of a WQE, in its QP's transport (a UD
  * message is one packet: rxd_verbs_send_wqe()). */
 static uint8_t
-position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
+position_opcode(const struct rxd_tqp *t, const struct rxd_swqe *s,
 		uint32_t idx)
 {
 	const struct rxd_wr_opcode *o = rxd_wr_opcode(s->w.opcode);
@@ -183,7 +183,7 @@ position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
 		op = last ? o->only : o->first;
 	else
 		op = last ? o->last : o->middle;
-	return (uint8_t)(op + op_base[rc->qp->type]);
+	return (uint8_t)(op + op_base[t->qp->type]);
 }
 
 /*
@@ -195,7 +195,7 @@ position_opcode(const struct rxd_rc *rc, const struct rxd_swqe *s,
  * scratch.
  */
 static const void *
-held_source(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
+held_source(const struct rxd_tqp *t, const struct rxd_swqe *s, uint32_t off,
 	    uint32_t len)
 {
 	const struct rxd_mr *mr;
@@ -203,7 +203,7 @@ held_source(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
 	if (s->src.serial == 0 || off > s->w.sge[0].length ||
 	    s->w.sge[0].length - off < len)
 		return NULL;
-	mr = rxd_mr_find_in(s->w.sge[0].lkey, rc->qp->pd);
+	mr = rxd_mr_find_in(s->w.sge[0].lkey, t->qp->pd);
 	if (mr == NULL || mr->serial != s->src.serial)
 		return NULL;
 	return (const void *)(uintptr_t)(s->w.sge[0].addr + off +
@@ -215,7 +215,7 @@ held_source(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
  * (the builder copies them), else gathered into dst here.
  */
 static bool
-payload_of(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
+payload_of(const struct rxd_tqp *t, const struct rxd_swqe *s, uint32_t off,
 	   uint8_t *dst, uint32_t len, const void **src)
 {
 	const struct rxd_send_wqe *w = &s->w;
@@ -224,11 +224,11 @@ payload_of(const struct rxd_rc *rc, const struct rxd_swqe *s, uint32_t off,
 		*src = w->inline_data + off;
 		return true;
 	}
-	*src = held_source(rc, s, off, len);
+	*src = held_source(t, s, off, len);
 	if (*src != NULL)
 		return true;
-	*src = rxd_rc_sge_span(rc->qp->pd, w->sge, w->num_sge, off, len, 0);
-	return *src != NULL || rxd_rc_copy_sges(rc->qp->pd, w->sge, w->num_sge,
+	*src = rxd_sge_span(t->qp->pd, w->sge, w->num_sge, off, len, 0);
+	return *src != NULL || rxd_sge_copy(t->qp->pd, w->sge, w->num_sge,
 						off, dst, len, false);
 }
 
@@ -242,40 +242,40 @@ next_psn(const struct rxd_swqe *s, const struct rxd_pkt *p)
 
 /* snd_nxt moves to next if that is beyond it. */
 static void
-sent_to(struct rxd_rc *rc, uint32_t next)
+sent_to(struct rxd_tqp *t, uint32_t next)
 {
-	if (rxd_psn_diff(next, rc->snd_nxt) > 0)
-		rc->snd_nxt = next;
+	if (rxd_psn_diff(next, t->snd_nxt) > 0)
+		t->snd_nxt = next;
 }
 
 /*
- * Build and send packet idx of the WQE at rc->cur (s).  @return false when
+ * Build and send packet idx of the WQE at t->cur (s).  @return false when
  * nothing was sent: no mbuf (try again later), or the payload's SGEs no
  * longer name memory of the QP's PD (the MR was deregistered or
  * re-registered since the WQE was fetched): the WQE then completes
  * IBV_WC_LOC_PROT_ERR and the QP goes to ERR.
  */
 static bool
-send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
+send_packet(struct rxd_tqp *t, struct rxd_swqe *s, uint32_t idx)
 {
 	const struct rxd_send_wqe *w = &s->w;
-	struct rxd_pkt p = rc->tmpl;
-	uint32_t off = idx * rc->mtu, len = 0;
+	struct rxd_pkt p = t->tmpl;
+	uint32_t off = idx * t->mtu, len = 0;
 	const void *src = NULL;
 	struct rte_mbuf *m;
 	uint8_t *payload;
 	bool last;
 
-	p.opcode = position_opcode(rc, s, idx);
+	p.opcode = position_opcode(t, s, idx);
 	p.psn = rxd_psn_add(s->first_psn, idx);
 	last = idx + 1 == s->npkts;
 	if (rxd_swqe_is(s, RXD_WRF_RESPONSE)) {
-		fill_request(rc, s, &p);
+		fill_request(t, s, &p);
 		last = true;
 		if (w->opcode == IBV_WR_ATOMIC_WRITE)
 			len = RXD_ATOMIC_WRITE_LEN;   /* inline, see rxd_verbs */
 	} else {
-		len = w->length - off < rc->mtu ? w->length - off : rc->mtu;
+		len = w->length - off < t->mtu ? w->length - off : t->mtu;
 		p.reth_va = w->remote_addr;
 		p.reth_rkey = w->rkey;
 		p.reth_len = w->length;
@@ -283,89 +283,90 @@ send_packet(struct rxd_rc *rc, struct rxd_swqe *s, uint32_t idx)
 		p.ieth_rkey = w->imm_or_rkey;
 		p.se = last && (w->flags & IBV_SEND_SOLICITED);
 	}
-	if (rc->qp->type == IBV_QPT_RC)
+	if (t->qp->type == IBV_QPT_RC)
 		p.ackreq = last || (idx + 1) % RXD_ACKREQ_EVERY == 0;
-	else if (rc->qp->type == IBV_QPT_UD)
-		rxd_ud_fill(rc, w, &p);
-	m = rxd_tx_frame(rc, &p, len, &payload);
-	if (m == NULL && rc->too_big) {
+	else if (t->qp->type == IBV_QPT_UD)
+		rxd_ud_fill(t, w, &p);
+	m = rxd_tx_frame(t, &p, len, &payload);
+	if (m == NULL && t->too_big) {
 		/* lost like on a wire: the retransmit timer deals with it */
-		sent_to(rc, next_psn(s, &p));
-		if (rc->deadline == 0 && rc->rto)
-			rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+		sent_to(t, next_psn(s, &p));
+		if (t->deadline == 0 && t->rto)
+			rxd_timer_arm(t, rte_rdtsc() + t->rto);
 		return true;
 	}
 	if (m == NULL)
 		return false;        /* no mbuf: try again on the next pass */
-	if (len && !payload_of(rc, s, off, payload, len, &src)) {
+	if (len && !payload_of(t, s, off, payload, len, &src)) {
 		rte_pktmbuf_free(m);
-		rxd_comp_error_at(rc, rc->cur, IBV_WC_LOC_PROT_ERR);
+		rxd_comp_error_at(t, t->cur, IBV_WC_LOC_PROT_ERR);
 		return false;
 	}
-	rxd_tx_send(rc, &p, m, src);
+	rxd_tx_send(t, &p, m, src);
 	if (w->opcode == IBV_WR_RDMA_READ)
-		rxd_cc_read_asked(rc, p.reth_len);
-	rxd_rtt_sent(rc, p.psn);
-	sent_to(rc, next_psn(s, &p));
-	if (rc->deadline == 0 && rc->rto)
-		rxd_rc_timer_arm(rc, rte_rdtsc() + rc->rto);
+		rxd_cc_read_asked(t, p.reth_len);
+	if (t->qp->type == IBV_QPT_RC)    /* UC, UD: no ACK to time */
+		rxd_rtt_sent(rxd_rc_of(t), p.psn);
+	sent_to(t, next_psn(s, &p));
+	if (t->deadline == 0 && t->rto)
+		rxd_timer_arm(t, rte_rdtsc() + t->rto);
 	return true;
 }
 
 /* Send new and rewound packets of the window. @return work left. */
 static bool
-request(struct rxd_rc *rc)
+request(struct rxd_tqp *t)
 {
-	struct rxd_qp_core *qp = rc->qp;
+	struct rxd_qp_core *qp = t->qp;
 	unsigned int budget = RXD_REQ_BUDGET;
 	struct rxd_swqe *s;
 
 	if (qp->attr.qp_state == IBV_QPS_ERR) {
-		rxd_rc_to_error(rc);
+		rxd_tqp_to_error(t);
 		return false;
 	}
-	if (rc->rnr_until ||
+	if (t->rnr_until ||
 	    (qp->attr.qp_state != IBV_QPS_RTS &&
 	     qp->attr.qp_state != IBV_QPS_SQD))
 		return false;
 	while (budget > 0) {
 		/* SQD finishes what it started and takes nothing new */
-		if (rc->cur == rc->tail &&
-		    (qp->attr.qp_state == IBV_QPS_SQD || !fetch(rc)))
+		if (t->cur == t->tail &&
+		    (qp->attr.qp_state == IBV_QPS_SQD || !fetch(t)))
 			return false;
 		if (qp->attr.qp_state == IBV_QPS_ERR)
 			return false;
-		s = rxd_win(rc, rc->cur);
+		s = rxd_win(t, t->cur);
 		if (s->done) {          /* answered before a rewind */
-			rc->cur++;
+			t->cur++;
 			continue;
 		}
 		if (rxd_swqe_is(s, RXD_WRF_LOCAL)) {   /* nothing to send */
 			s->done = true;
-			rc->cur++;
-			rxd_comp_retire(rc);
+			t->cur++;
+			rxd_comp_retire(t);
 			continue;
 		}
-		if (blocked(rc, s))
+		if (blocked(t, s))
 			return false;
 		while (s->sent < to_send(s) && budget > 0) {
-			if (!window_open(rc, s))
+			if (!window_open(t, s))
 				return false; /* an ACK rings the doorbell */
-			if (rxd_tx_backed_up(rc))
+			if (rxd_tx_backed_up(t))
 				return true;  /* the next pass, or later */
-			if (rxd_cc_held(rc))
+			if (rxd_cc_held(t))
 				return true;  /* paced: the bucket is empty */
-			if (!send_packet(rc, s, s->sent))
+			if (!send_packet(t, s, s->sent))
 				return true; /* no mbuf, or the QP failed */
 			s->sent++;
 			budget--;
 		}
 		if (s->sent < to_send(s))
 			continue;
-		rc->cur++;
+		t->cur++;
 		if (qp->type != IBV_QPT_RC) {  /* unacknowledged: done once sent */
 			s->done = true;
-			rxd_comp_retire(rc);
+			rxd_comp_retire(t);
 		}
 	}
 	return true;
@@ -374,26 +375,28 @@ request(struct rxd_rc *rc)
 /* What one side (responses or requests) left, from its result and
  * whether the pacer stopped it (read after the side ran). */
 static enum rxd_sq_left
-left_of(bool left, const struct rxd_rc *rc)
+left_of(bool left, const struct rxd_tqp *t)
 {
 	return !left ? RXD_SQ_DONE :
-		rc->pacer_held ? RXD_SQ_PACED : RXD_SQ_MORE;
+		t->pacer_held ? RXD_SQ_PACED : RXD_SQ_MORE;
 }
 
 enum rxd_sq_left
 rxd_transport_sq(struct rxd_qp_core *qp)
 {
-	struct rxd_rc *rc = rxd_rc(qp);
-	enum rxd_sq_left resp, req;
+	struct rxd_tqp *t = rxd_tqp(qp);
+	enum rxd_sq_left resp = RXD_SQ_DONE, req;
 	bool left;
 
-	rc->pacer_held = false;
-	left = rxd_resp_continue(rc);
-	resp = left_of(left, rc);
-	rxd_tx_ack_flush(rc);
-	rc->pacer_held = false;
-	left = request(rc);
-	req = left_of(left, rc);
+	if (rxd_qp_connected(qp)) {     /* READ responses, ACKs go first */
+		t->pacer_held = false;
+		left = rxd_resp_continue(rxd_rc_of(t));
+		resp = left_of(left, t);
+		rxd_tx_ack_flush(rxd_rc_of(t));
+	}
+	t->pacer_held = false;
+	left = request(t);
+	req = left_of(left, t);
 	if (resp == RXD_SQ_MORE || req == RXD_SQ_MORE)
 		return RXD_SQ_MORE;
 	return resp == RXD_SQ_PACED || req == RXD_SQ_PACED ? RXD_SQ_PACED :
@@ -403,6 +406,7 @@ rxd_transport_sq(struct rxd_qp_core *qp)
 void
 rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
 {
+	struct rxd_tqp *t = &rc->t;
 	uint32_t i;
 
 	/* one rewind per lost packet: later signs of the same loss wait */
@@ -411,18 +415,18 @@ rxd_req_rewind(struct rxd_rc *rc, uint32_t psn)
 	rc->rewound = true;
 	rc->rewind_psn = psn;
 	rxd_rtt_drop(rc);
-	rxd_qp_doorbell(rc->qp);
-	for (i = rc->head; i != rc->tail; i++) {
-		struct rxd_swqe *s = rxd_win(rc, i);
+	rxd_qp_doorbell(t->qp);
+	for (i = t->head; i != t->tail; i++) {
+		struct rxd_swqe *s = rxd_win(t, i);
 		int32_t d = rxd_psn_diff(psn, s->first_psn);
 
 		if (d < 0 || d >= (int32_t)s->npkts)
 			continue;
 		s->sent = rxd_swqe_is(s, RXD_WRF_RESPONSE) ? 0 : (uint32_t)d;
-		rc->cur = i;
-		for (i++; i != rc->tail; i++)
-			rxd_win(rc, i)->sent = 0;
-		rc->cnt.retransmits++;
+		t->cur = i;
+		for (i++; i != t->tail; i++)
+			rxd_win(t, i)->sent = 0;
+		t->cnt.retransmits++;
 		return;
 	}
 }

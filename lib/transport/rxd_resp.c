@@ -31,7 +31,7 @@ enum resp_err {
 static void
 nak(struct rxd_rc *rc, uint8_t code)
 {
-	rc->cnt.naks_tx[code]++;
+	rc->t.cnt.naks_tx[code]++;
 	rxd_tx_ack(rc, rc->epsn, rxd_aeth_make(RXD_AETH_NAK, code));
 }
 
@@ -46,8 +46,8 @@ recv_complete(struct rxd_rc *rc, const struct rxd_pkt *p,
 	wc.status = st;
 	wc.opcode = op;
 	wc.byte_len = rc->rcv_off;
-	wc.qp_num = rc->qp->qpn;
-	wc.src_qp = rc->qp->attr.dest_qp_num;
+	wc.qp_num = rc->t.qp->qpn;
+	wc.src_qp = rc->t.qp->attr.dest_qp_num;
 	if (p->op->flags & RXD_OPF_IMM) {
 		wc.imm_data = p->imm;
 		wc.wc_flags |= IBV_WC_WITH_IMM;
@@ -55,7 +55,7 @@ recv_complete(struct rxd_rc *rc, const struct rxd_pkt *p,
 		wc.invalidated_rkey = p->ieth_rkey;
 		wc.wc_flags |= IBV_WC_WITH_INV;
 	}
-	rxd_rc_complete(rc->qp, rc->qp->rcq, &wc, 0, p->se);
+	rxd_tqp_complete(rc->t.qp, rc->t.qp->rcq, &wc, 0, p->se);
 	rc->have_rwqe = false;
 }
 
@@ -63,7 +63,7 @@ recv_complete(struct rxd_rc *rc, const struct rxd_pkt *p,
 static bool
 take_rwqe(struct rxd_rc *rc)
 {
-	struct rxd_qp_core *qp = rc->qp;
+	struct rxd_qp_core *qp = rc->t.qp;
 	struct rte_ring *r = qp->srq ? qp->srq->ring : qp->rq;
 	uint32_t limit;
 
@@ -95,7 +95,7 @@ do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 			return RESP_CORRUPT;
 	} else if (rc->rcv_off + p->payload_len > rc->rwqe.length) {
 		return RESP_LEN;
-	} else if (!rxd_rc_copy_sges(rc->qp->pd, rc->rwqe.sge,
+	} else if (!rxd_sge_copy(rc->t.qp->pd, rc->rwqe.sge,
 				     rc->rwqe.num_sge, rc->rcv_off,
 				     rte_pktmbuf_mtod_offset(m, uint8_t *,
 							     p->payload_off),
@@ -108,7 +108,7 @@ do_send(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 	 * reported as sent, nothing invalidated */
 	if ((p->op->flags & (RXD_OPF_LAST | RXD_OPF_INV)) ==
 	    (RXD_OPF_LAST | RXD_OPF_INV))
-		rxd_mw_invalidate_remote(p->ieth_rkey, rc->qp, rc->qp->pd);
+		rxd_mw_invalidate_remote(p->ieth_rkey, rc->t.qp, rc->t.qp->pd);
 	if (p->op->flags & RXD_OPF_LAST)
 		recv_complete(rc, p, IBV_WC_SUCCESS, IBV_WC_RECV);
 	return RESP_OK;
@@ -125,7 +125,7 @@ remote_mr(const struct rxd_rc *rc, uint32_t rkey, uint64_t va, uint64_t len,
 	*err = RESP_OK;
 	if (len == 0)
 		return NULL;
-	mr = rxd_mr_find_remote(rkey, rc->qp, rc->qp->pd);
+	mr = rxd_mr_find_remote(rkey, rc->t.qp, rc->t.qp->pd);
 	if (mr == NULL || !rxd_mr_allows(mr, va, len, right))
 		*err = RESP_ACCESS;
 	return mr;
@@ -149,7 +149,7 @@ write_mr_still(struct rxd_rc *rc, uint32_t len)
 	if (rc->wmr == NULL)
 		return false;
 	rc->wmr = rxd_mr_follow(&rc->whold, rc->wva, len,
-				IBV_ACCESS_REMOTE_WRITE, rc->qp, rc->qp->pd);
+				IBV_ACCESS_REMOTE_WRITE, rc->t.qp, rc->t.qp->pd);
 	return rc->wmr != NULL;
 }
 
@@ -159,7 +159,7 @@ do_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p,
 {
 	enum resp_err err;
 
-	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE))
+	if (!(rc->t.qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE))
 		return RESP_INV_REQ;
 	if (p->op->flags & RXD_OPF_FIRST) {
 		rc->wmr = remote_mr(rc, p->reth_rkey, p->reth_va, p->reth_len,
@@ -208,7 +208,7 @@ do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 	struct rxd_res *r;
 	struct rxd_mr *mr;
 
-	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_READ))
+	if (!(rc->t.qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_READ))
 		return RESP_INV_REQ;
 	mr = remote_mr(rc, p->reth_rkey, p->reth_va, p->reth_len,
 		       IBV_ACCESS_REMOTE_READ, &err);
@@ -221,7 +221,7 @@ do_read(struct rxd_rc *rc, const struct rxd_pkt *p)
 		r->hold.delta = rxd_mr_delta(mr);
 	}
 	r->psn = p->psn;
-	r->npkts = p->reth_len ? (p->reth_len + rc->mtu - 1) / rc->mtu : 1;
+	r->npkts = p->reth_len ? (p->reth_len + rc->t.mtu - 1) / rc->t.mtu : 1;
 	r->va = p->reth_va;
 	r->rkey = p->reth_rkey;
 	r->len = p->reth_len;
@@ -239,7 +239,7 @@ do_atomic(struct rxd_rc *rc, const struct rxd_pkt *p)
 	struct rxd_res *r;
 	uint64_t *target;
 
-	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
+	if (!(rc->t.qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
 	    (p->atm_va & 7))
 		return RESP_INV_REQ;
 	mr = remote_mr(rc, p->atm_rkey, p->atm_va, 8, IBV_ACCESS_REMOTE_ATOMIC,
@@ -295,7 +295,7 @@ do_atomic_write(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	struct rxd_mr *mr;
 	uint64_t *target, value;
 
-	if (!(rc->qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) ||
+	if (!(rc->t.qp->attr.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) ||
 	    p->reth_len != RXD_ATOMIC_WRITE_LEN)
 		return RESP_INV_REQ;
 	mr = remote_mr(rc, p->reth_rkey, p->reth_va, RXD_ATOMIC_WRITE_LEN,
@@ -338,9 +338,9 @@ do_flush(struct rxd_rc *rc, const struct rxd_pkt *p)
 	if (p->feth_plt == 0 || (p->feth_plt & ~(RXD_FLUSH_PLT_GLOBAL |
 						 RXD_FLUSH_PLT_PERSISTENT)) ||
 	    p->feth_sel > RXD_FLUSH_SEL_MR ||
-	    (rc->qp->attr.qp_access_flags & rights) != rights)
+	    (rc->t.qp->attr.qp_access_flags & rights) != rights)
 		return RESP_INV_REQ;
-	mr = rxd_mr_find_remote(p->reth_rkey, rc->qp, rc->qp->pd);
+	mr = rxd_mr_find_remote(p->reth_rkey, rc->t.qp, rc->t.qp->pd);
 	if (mr == NULL || (mr->access & rights) != rights ||
 	    (p->feth_sel == RXD_FLUSH_SEL_RANGE &&
 	     !rxd_mr_allows(mr, p->reth_va, p->reth_len, rights)))
@@ -403,7 +403,7 @@ duplicate(struct rxd_rc *rc, const struct rxd_pkt *p)
 {
 	uint32_t i;
 
-	rc->cnt.duplicates++;
+	rc->t.cnt.duplicates++;
 	if (p->op->flags & (RXD_OPF_READ | RXD_OPF_ATOMIC |
 			    RXD_OPF_ATOMIC_WRITE | RXD_OPF_FLUSH)) {
 		for (i = 0; i < rc->n_res; i++) {
@@ -427,9 +427,9 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
 		/* the packets behind it are dropped without a sequence NAK:
 		 * the requester resends them all after its RNR wait */
 		rc->nak_sent = true;
-		rc->cnt.rnr_naks_tx++;
+		rc->t.cnt.rnr_naks_tx++;
 		rxd_tx_ack(rc, rc->epsn, rxd_aeth_make(RXD_AETH_RNR_NAK,
-			   rc->qp->attr.min_rnr_timer));
+			   rc->t.qp->attr.min_rnr_timer));
 		return;
 	}
 	nak(rc, err == RESP_ACCESS ? RXD_NAK_REMOTE_ACCESS :
@@ -438,10 +438,10 @@ fail(struct rxd_rc *rc, enum resp_err err, const struct rxd_pkt *p)
 		recv_complete(rc, p, IBV_WC_LOC_LEN_ERR, IBV_WC_RECV);
 	if (err == RESP_WQE)
 		recv_complete(rc, p, IBV_WC_LOC_QP_OP_ERR, IBV_WC_RECV);
-	rc->qp->async(rc->qp, err == RESP_ACCESS ? IBV_EVENT_QP_ACCESS_ERR :
+	rc->t.qp->async(rc->t.qp, err == RESP_ACCESS ? IBV_EVENT_QP_ACCESS_ERR :
 		      err == RESP_WQE ? IBV_EVENT_QP_FATAL :
 		      IBV_EVENT_QP_REQ_ERR);
-	rxd_rc_to_error(rc);
+	rxd_tqp_to_error(&rc->t);
 }
 
 /*
@@ -462,15 +462,15 @@ placed_at(struct rxd_rc *rc, const struct rxd_pkt *p)
 	if (rxd_psn_diff(p->psn, rc->epsn) != 0 || !sequence_ok(rc, p))
 		return NULL;
 	if (p->op->flags & RXD_OPF_WRITE)
-		return (rc->qp->attr.qp_access_flags &
+		return (rc->t.qp->attr.qp_access_flags &
 			IBV_ACCESS_REMOTE_WRITE) && write_fits(rc, p) &&
 			p->payload_len && write_mr_still(rc, p->payload_len) ?
 			rxd_mr_addr(rc->wmr, rc->wva) : NULL;
-	if (!rc->have_rwqe || (last ? p->payload_len > rc->mtu :
-			       p->payload_len != rc->mtu) ||
+	if (!rc->have_rwqe || (last ? p->payload_len > rc->t.mtu :
+			       p->payload_len != rc->t.mtu) ||
 	    rc->rcv_off + p->payload_len > rc->rwqe.length)
 		return NULL;
-	return rxd_rc_sge_span(rc->qp->pd, rc->rwqe.sge, rc->rwqe.num_sge,
+	return rxd_sge_span(rc->t.qp->pd, rc->rwqe.sge, rc->rwqe.num_sge,
 			       rc->rcv_off, p->payload_len,
 			       IBV_ACCESS_LOCAL_WRITE);
 }
@@ -478,7 +478,7 @@ placed_at(struct rxd_rc *rc, const struct rxd_pkt *p)
 bool
 rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
-	enum ibv_qp_state st = rc->qp->attr.qp_state;
+	enum ibv_qp_state st = rc->t.qp->attr.qp_state;
 	bool live = st == IBV_QPS_RTR || st == IBV_QPS_RTS || st == IBV_QPS_SQD;
 	int32_t d = rxd_psn_diff(p->psn, rc->epsn);
 	uint8_t *dst = NULL;
@@ -486,7 +486,7 @@ rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 
 	if (p->icrc_deferred && live)
 		dst = placed_at(rc, p);
-	if (p->icrc_deferred && dst == NULL && !rxd_rc_icrc_ok(m, p))
+	if (p->icrc_deferred && dst == NULL && !rxd_icrc_ok(m, p))
 		return false;
 	if (!live)
 		return true;
@@ -495,7 +495,7 @@ rxd_resp_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		return true;
 	}
 	if (d > 0) {
-		rc->cnt.out_of_sequence++;
+		rc->t.cnt.out_of_sequence++;
 		if (!rc->nak_sent) {
 			rc->nak_sent = true;
 			nak(rc, RXD_NAK_PSN_SEQ);
@@ -529,15 +529,15 @@ rxd_resp_uc_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	}
 	if (rc->uc_dropping || p->psn != rc->epsn) {
 		if (!rc->uc_dropping)
-			rc->cnt.dropped++;
-		rc->cnt.out_of_sequence++;
+			rc->t.cnt.dropped++;
+		rc->t.cnt.out_of_sequence++;
 		rc->uc_dropping = true;
 		rc->in_msg = 0;
 		rc->rcv_off = 0;
 		return;
 	}
 	if (execute(rc, m, p, NULL) != RESP_OK) {
-		rc->cnt.dropped++;
+		rc->t.cnt.dropped++;
 		rc->uc_dropping = !(p->op->flags & RXD_OPF_LAST);
 		rc->in_msg = 0;
 		rc->rcv_off = 0;

@@ -43,8 +43,8 @@ read_opcode(const struct rxd_res *r, uint32_t i)
 static bool
 respond_one(struct rxd_rc *rc, struct rxd_res *r)
 {
-	struct rxd_pkt p = rc->tmpl;
-	uint32_t off = r->next * rc->mtu, len = 0;
+	struct rxd_pkt p = rc->t.tmpl;
+	uint32_t off = r->next * rc->t.mtu, len = 0;
 	struct rxd_mr *mr = NULL;
 	const void *src = NULL;
 	struct rte_mbuf *m;
@@ -58,16 +58,16 @@ respond_one(struct rxd_rc *rc, struct rxd_res *r)
 		p.atm_orig = r->orig;
 	} else {
 		p.opcode = read_opcode(r, r->next);
-		len = r->len - off < rc->mtu ? r->len - off : rc->mtu;
+		len = r->len - off < rc->t.mtu ? r->len - off : rc->t.mtu;
 	}
 	if (r->next == r->from)
 		rxd_tx_ack_before(rc, p.psn);
-	m = rxd_tx_frame(rc, &p, len, &payload);
+	m = rxd_tx_frame(&rc->t, &p, len, &payload);
 	if (m == NULL)
 		return false;
 	if (len) {
 		mr = rxd_mr_follow(&r->hold, r->va + off, len,
-				   IBV_ACCESS_REMOTE_READ, rc->qp, rc->qp->pd);
+				   IBV_ACCESS_REMOTE_READ, rc->t.qp, rc->t.qp->pd);
 		if (mr == NULL || !rxd_mr_allows(mr, r->va + off, len, 0)) {
 			rte_pktmbuf_free(m);
 			r->next = r->npkts;
@@ -75,7 +75,7 @@ respond_one(struct rxd_rc *rc, struct rxd_res *r)
 		}
 		src = rxd_mr_addr(mr, r->va + off);
 	}
-	rxd_tx_send(rc, &p, m, src);
+	rxd_tx_send(&rc->t, &p, m, src);
 	r->next++;
 	return true;
 }
@@ -93,7 +93,7 @@ rxd_resp_continue(struct rxd_rc *rc)
 			rc->res_busy++;
 			continue;
 		}
-		if (budget == 0 || rxd_tx_backed_up(rc) || rxd_cc_held(rc) ||
+		if (budget == 0 || rxd_tx_backed_up(&rc->t) || rxd_cc_held(&rc->t) ||
 		    !respond_one(rc, r))
 			return true;
 		budget--;
@@ -109,5 +109,5 @@ rxd_resp_respond(struct rxd_rc *rc, struct rxd_res *r, uint32_t from)
 	if ((int32_t)(r->seq - rc->res_busy) < 0)
 		rc->res_busy = r->seq;        /* a duplicate: answer it again */
 	if (rxd_resp_continue(rc))
-		rxd_qp_doorbell(rc->qp);
+		rxd_qp_doorbell(rc->t.qp);
 }

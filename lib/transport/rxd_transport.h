@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/transport: the RC transport of a QP (requester, completer,
- * responder, timers), run by the engine that owns the QP.  It sees packets
+ * lib/transport: the RC, UC and UD transports of a QP (requester,
+ * completer, responder, timers), run by the engine that owns the QP.  It sees packets
  * as parsed frames (lib/wire) and sends frames through the transmit hook
  * the engine gives it: it never touches ethdev.
  */
@@ -18,7 +18,7 @@
 #include "rxd_qp_core.h"
 #include "rxd_wire.h"
 
-struct rxd_rc;
+struct rxd_tqp;
 struct rxd_net_hint;           /* lib/net: a peer's MAC, kept per QP */
 
 /** How a QP's frames leave: the engine's hook, and where mbufs come from. */
@@ -61,7 +61,7 @@ struct rxd_xmit {
 
 /** Per-engine list of QPs with a running timer. */
 struct rxd_timers {
-	struct rxd_rc *head;
+	struct rxd_tqp *head;
 	/** TSC read at the start of the engine's pass: the clock of its
 	 *  QPs' pacers (one reading a pass, not one a frame). */
 	uint64_t now;
@@ -74,9 +74,10 @@ int rxd_transport_init(struct rxd_qp_core *qp, uint32_t sq_size);
 
 /**
  * Fill the transport's share of rxd_qp_memory() (state, send window,
- * responder resources) for a QP of sq_size send WRs.
+ * responder resources) for a QP of this type and sq_size send WRs.
  */
-void rxd_transport_memory(uint32_t sq_size, struct rxd_qp_memory *m);
+void rxd_transport_memory(enum ibv_qp_type type, uint32_t sq_size,
+			  struct rxd_qp_memory *m);
 
 /** Free it (rxd_qp_detach(), after rxd_sync_engines()). */
 void rxd_transport_fini(struct rxd_qp_core *qp);

@@ -9,10 +9,10 @@
 #include "rxd_rc.h"
 
 struct rte_mbuf *
-rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
+rxd_tx_frame(struct rxd_tqp *t, struct rxd_pkt *pkt, uint32_t payload_len,
 	     uint8_t **payload)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(rc->x.pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(t->x.pool);
 	uint32_t hlen;
 
 	if (m == NULL)
@@ -22,8 +22,8 @@ rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
 	hlen = rxd_wire_hdr_len(pkt);
 	if (rte_pktmbuf_tailroom(m) < hlen + payload_len + 3 + RXD_ICRC_LEN) {
 		/* path MTU above what the port carries: the frame is lost */
-		rc->too_big = true;
-		rc->cnt.too_big++;
+		t->too_big = true;
+		t->cnt.too_big++;
 		rte_pktmbuf_free(m);
 		return NULL;
 	}
@@ -33,17 +33,19 @@ rxd_tx_frame(struct rxd_rc *rc, struct rxd_pkt *pkt, uint32_t payload_len,
 
 /*
  * src: the payload, copied in as the ICRC is summed; NULL if in place.
- * pkt is the QP's template (rc->tmpl) with only per-frame fields set, so
+ * pkt is the QP's template (t->tmpl) with only per-frame fields set, so
  * a connected QP's frames but its CNPs are built from the headers made
- * at RTR (rc->txh).
+ * at RTR (rc->txh), and keep the peer's MAC between them (t->hint).
  */
 void
-rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
+rxd_tx_send(struct rxd_tqp *t, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	    const void *src)
 {
+	const struct rxd_rc *rc = rxd_rc_of(t);   /* if connected */
 	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t cap = rte_pktmbuf_tailroom(m);
-	uint32_t len = rc->txh.valid && pkt->opcode != RXD_OP_CNP ?
+	uint32_t len = rxd_qp_connected(t->qp) && rc->txh.valid &&
+		pkt->opcode != RXD_OP_CNP ?
 		rxd_wire_build_from(&rc->txh, pkt, src, buf, cap) :
 		rxd_wire_build(pkt, src, buf, cap);
 
@@ -53,17 +55,16 @@ rxd_tx_send(struct rxd_rc *rc, struct rxd_pkt *pkt, struct rte_mbuf *m,
 	}
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	rc->cnt.tx_pkts++;
-	if (rc->paced)
-		rxd_cc_sent(rc, len);
-	rc->x.send(rc->x.ctx, rc->qp, pkt,
-		   rc->qp->type == IBV_QPT_UD ? NULL : &rc->peer, m);
+	t->cnt.tx_pkts++;
+	if (t->paced)
+		rxd_cc_sent(t, len);
+	t->x.send(t->x.ctx, t->qp, pkt, t->hint, m);
 }
 
 static void
 send_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 {
-	struct rxd_pkt pkt = rc->tmpl;
+	struct rxd_pkt pkt = rc->t.tmpl;
 	struct rte_mbuf *m;
 	uint8_t *p;
 
@@ -71,10 +72,10 @@ send_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 	pkt.psn = psn;
 	pkt.aeth_syndrome = syndrome;
 	pkt.aeth_msn = rc->msn;
-	m = rxd_tx_frame(rc, &pkt, 0, &p);
+	m = rxd_tx_frame(&rc->t, &pkt, 0, &p);
 	if (m != NULL) {
-		rc->cnt.acks_tx++;
-		rxd_tx_send(rc, &pkt, m, NULL);
+		rc->t.cnt.acks_tx++;
+		rxd_tx_send(&rc->t, &pkt, m, NULL);
 	}
 }
 
@@ -105,10 +106,10 @@ void
 rxd_tx_ack_later(struct rxd_rc *rc, uint32_t psn)
 {
 	if (rc->ack_due)
-		rc->cnt.acks_coalesced++;
+		rc->t.cnt.acks_coalesced++;
 	rc->ack_due = true;
 	rc->ack_psn = psn;
-	rxd_qp_doorbell(rc->qp);
+	rxd_qp_doorbell(rc->t.qp);
 }
 
 void
@@ -120,16 +121,16 @@ rxd_tx_ack(struct rxd_rc *rc, uint32_t psn, uint8_t syndrome)
 
 /* A CNP to the peer's QP (rxd_wire_make_cnp()). */
 void
-rxd_tx_cnp(struct rxd_rc *rc)
+rxd_tx_cnp(struct rxd_tqp *t)
 {
-	struct rxd_pkt pkt = rc->tmpl;
+	struct rxd_pkt pkt = t->tmpl;
 	struct rte_mbuf *m;
 	uint8_t *p;
 
-	rxd_wire_make_cnp(&pkt, rc->x.cnp_dscp, rc->x.ecn);
-	m = rxd_tx_frame(rc, &pkt, 0, &p);
+	rxd_wire_make_cnp(&pkt, t->x.cnp_dscp, t->x.ecn);
+	m = rxd_tx_frame(t, &pkt, 0, &p);
 	if (m != NULL) {
-		rc->cnt.cnp_tx++;
-		rxd_tx_send(rc, &pkt, m, NULL);
+		t->cnt.cnp_tx++;
+		rxd_tx_send(t, &pkt, m, NULL);
 	}
 }

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "rxd_rc.h"
+#include "rxd_tqp.h"
 
 #define GRH_LEN 40
 
@@ -23,17 +23,17 @@
 static const uint8_t wc_sl_l3[] = { [4] = 0x2, [6] = 0x1 };
 
 void
-rxd_ud_fill(struct rxd_rc *rc, const struct rxd_send_wqe *w,
+rxd_ud_fill(struct rxd_tqp *t, const struct rxd_send_wqe *w,
 	    struct rxd_pkt *p)
 {
-	struct rxd_qp_core *qp = rc->qp;
+	struct rxd_qp_core *qp = t->qp;
 
 	memcpy(p->dgid, w->ud.dgid, RXD_GID_LEN);
-	if (rc->x.gid(qp->port, w->ud.sgid_index, p->sgid) != 0)
+	if (t->x.gid(qp->port, w->ud.sgid_index, p->sgid) != 0)
 		memset(p->sgid, 0, RXD_GID_LEN);
 	p->ip_ver = rxd_gid_is_v4(p->dgid) ? 4 : 6;
 	p->ttl = w->ud.hop_limit ? w->ud.hop_limit : 64;
-	p->tos = rc->x.ecn ? rxd_tos_with_ecn(w->ud.traffic_class,
+	p->tos = t->x.ecn ? rxd_tos_with_ecn(w->ud.traffic_class,
 					      RXD_ECN_ECT0) :
 		w->ud.traffic_class;
 	p->flow_label = w->ud.flow_label;
@@ -60,9 +60,9 @@ grh_area(const struct rte_mbuf *m, const struct rxd_pkt *p, uint8_t *grh)
 }
 
 void
-rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
+rxd_ud_rx(struct rxd_tqp *t, struct rte_mbuf *m, const struct rxd_pkt *p)
 {
-	struct rxd_qp_core *qp = rc->qp;
+	struct rxd_qp_core *qp = t->qp;
 	struct rte_ring *r = qp->srq ? qp->srq->ring : qp->rq;
 	struct rxd_recv_wqe w;
 	uint8_t grh[GRH_LEN];
@@ -70,13 +70,13 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	bool fits, placed;
 
 	if (p->deth_qkey != qp->attr.qkey) {
-		if (rc->x.qkey_viol != NULL)
-			(*rc->x.qkey_viol)++;
-		rc->cnt.dropped++;
+		if (t->x.qkey_viol != NULL)
+			(*t->x.qkey_viol)++;
+		t->cnt.dropped++;
 		return;
 	}
 	if (rte_ring_dequeue_elem(r, &w, sizeof(w)) != 0) {
-		rc->cnt.dropped++;      /* UD has no RNR: the message is lost */
+		t->cnt.dropped++;      /* UD has no RNR: the message is lost */
 		return;
 	}
 	grh_area(m, p, grh);
@@ -84,9 +84,9 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 	 * local QP operation error, as Soft-RoCE completes it */
 	fits = w.length >= GRH_LEN + p->payload_len;
 	placed = fits &&
-		rxd_rc_copy_sges(qp->pd, w.sge, w.num_sge, 0, grh, GRH_LEN,
+		rxd_sge_copy(qp->pd, w.sge, w.num_sge, 0, grh, GRH_LEN,
 				 true) &&
-		rxd_rc_copy_sges(qp->pd, w.sge, w.num_sge, GRH_LEN,
+		rxd_sge_copy(qp->pd, w.sge, w.num_sge, GRH_LEN,
 			rte_pktmbuf_mtod_offset(m, uint8_t *, p->payload_off),
 			p->payload_len, true);
 	memset(&wc, 0, sizeof(wc));
@@ -103,5 +103,5 @@ rxd_ud_rx(struct rxd_rc *rc, struct rte_mbuf *m, const struct rxd_pkt *p)
 		wc.imm_data = p->imm;
 		wc.wc_flags |= IBV_WC_WITH_IMM;
 	}
-	rxd_rc_complete(qp, qp->rcq, &wc, 0, p->se);
+	rxd_tqp_complete(qp, qp->rcq, &wc, 0, p->se);
 }

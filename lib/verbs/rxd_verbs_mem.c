@@ -27,11 +27,11 @@ ring_bytes(size_t esize, unsigned int slots)
 }
 
 void
-rxd_qp_memory(uint32_t max_send_wr, uint32_t max_recv_wr, bool extended,
-	      struct rxd_qp_memory *m)
+rxd_qp_memory(int qp_type, uint32_t max_send_wr, uint32_t max_recv_wr,
+	      bool extended, struct rxd_qp_memory *m)
 {
 	memset(m, 0, sizeof(*m));
-	rxd_qp_transport_memory(max_send_wr, m);
+	rxd_qp_transport_memory((enum ibv_qp_type)qp_type, max_send_wr, m);
 	m->verbs_qp = sizeof(struct rxd_qp);
 	m->send_wqe = sizeof(struct rxd_send_wqe);
 	m->recv_wqe = sizeof(struct rxd_recv_wqe);
