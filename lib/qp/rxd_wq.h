@@ -86,6 +86,10 @@ struct rxd_cq_core {
 	struct rte_ring *ring;      /**< of struct rxd_cqe */
 	uint32_t armed;             /**< 0, or 1 + solicited_only */
 	bool overrun;               /**< an overrun was reported */
+	/** the owner reads completion timestamps: each completion is
+	 *  stamped by a TSC read of its own, never earlier than its WR was
+	 *  posted (else the engine's clock of the pass does) */
+	bool stamped;
 	void (*event)(struct rxd_cq_core *cq, enum rxd_cq_event ev);
 };
 

@@ -312,9 +312,10 @@ rxd_tqp_complete(struct rxd_qp_core *qp, struct rxd_cq_core *cq,
 	struct rxd_cqe c;
 
 	c.wc = *wc;
-	/* stamped with the engine's clock of this pass, as a NIC stamps a
-	 * CQE when it writes it: no TSC read per completion */
-	c.ts = rxd_tqp_clock(rxd_tqp(qp));
+	/* a CQ whose owner reads timestamps gets a TSC read per completion:
+	 * the pass's clock can be older than the WR's post; the others get
+	 * the pass's clock, which costs nothing */
+	c.ts = cq->stamped ? rte_rdtsc() : rxd_tqp_clock(rxd_tqp(qp));
 	c.sq_retired = retired;
 	c.pad = 0;
 	rxd_cq_complete(cq, &c, solicited);

@@ -175,6 +175,9 @@ create_cq(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr,
 		return NULL;
 	}
 	cq->core.event = cq_event;
+	cq->core.stamped = (attr->wc_flags &
+		(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |
+		 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)) != 0;
 	cq->ctx = ctx;
 	cq->wc_flags = attr->wc_flags;
 	cq->cqx.context = context;
