@@ -17,7 +17,8 @@ rxd_rc_reset(struct rxd_rc *rc)
 	rc->in_msg = 0;
 	rc->have_rwqe = false;
 	rc->nak_sent = false;
-	memset(rc->res, 0, rc->n_res * sizeof(*rc->res));
+	if (rc->n_res != 0)        /* UC has no responder resources */
+		memset(rc->res, 0, rc->n_res * sizeof(*rc->res));
 	rc->res_busy = rc->res_next;
 	rc->ack_due = false;
 }
