@@ -40,6 +40,8 @@ copy_payload(struct rxd_qp *qp, const struct ibv_send_wr *wr,
 		return EINVAL;
 	w->num_sge = 0;
 	for (len = 0, i = 0; i < wr->num_sge; i++) {
+		if (wr->sg_list[i].length == 0)
+			continue;   /* its addr may be NULL (UCX posts such) */
 		memcpy(w->inline_data + len,
 		       (const void *)(uintptr_t)wr->sg_list[i].addr,
 		       wr->sg_list[i].length);
