@@ -7,7 +7,6 @@ PKGS="build-essential pkg-config meson ninja-build clang
 dpdk dpdk-dev libdpdk-dev libnuma-dev libcriterion-dev libpcap-dev
 libibverbs-dev librdmacm-dev ibverbs-utils rdmacm-utils perftest
 tshark python3 python3-scapy python3-pyverbs iproute2 iputils-ping arping fio iperf3
-tgt libiscsi-bin
 qperf ucx-utils libucx0 libfabric-bin libfabric1 openmpi-bin libopenmpi-dev
 debhelper lintian"
 
